@@ -1,0 +1,114 @@
+import {
+  type ExtensionToServer,
+  KEEPALIVE_INTERVAL_MS,
+  parseMessage,
+  type ServerRequest,
+  ServerToExtension,
+} from '@tabmcp/protocol';
+
+export interface LinkConfig {
+  url: string;
+}
+
+const MIN_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 5_000;
+const MAX_QUEUE = 1_000;
+
+/**
+ * The extension's side of the local browser link: dials the tabmcp server, keeps the MV3 worker
+ * alive with a ping every 20 s, reconnects with backoff, and queues what is sent while closed
+ * (messages sent before the socket opens would be lost otherwise).
+ */
+export class BrowserLink {
+  #socket: WebSocket | undefined;
+  #queue: string[] = [];
+  #backoffMs = MIN_BACKOFF_MS;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #keepalive: ReturnType<typeof setInterval> | undefined;
+  #stopped = false;
+  onrequest: ((request: ServerRequest) => void) | undefined;
+  onopen: (() => void) | undefined;
+  onstatechange: ((state: 'open' | 'closed') => void) | undefined;
+
+  constructor(
+    private readonly config: () => Promise<LinkConfig>,
+    private readonly log: (event: string, details: Record<string, unknown>) => void,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.#socket?.readyState === WebSocket.OPEN;
+  }
+
+  start(): void {
+    this.#stopped = false;
+    if (!this.#socket) void this.#dial();
+  }
+
+  /** Reconnects at once if the link is down (used by the alarm backstop). */
+  ensure(): void {
+    if (!this.#socket && !this.#stopped) {
+      clearTimeout(this.#retry);
+      void this.#dial();
+    }
+  }
+
+  send(message: ExtensionToServer): void {
+    const text = JSON.stringify(message);
+    if (this.isOpen) this.#socket?.send(text);
+    else if (message.type !== 'ping') {
+      this.#queue.push(text);
+      if (this.#queue.length > MAX_QUEUE) this.#queue.shift();
+    }
+  }
+
+  async #dial(): Promise<void> {
+    let url: string;
+    try {
+      url = (await this.config()).url;
+    } catch (error) {
+      this.log('link.config-error', { error: String(error) });
+      this.#scheduleRetry();
+      return;
+    }
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url);
+    } catch (error) {
+      this.log('link.dial-error', { error: String(error) });
+      this.#scheduleRetry();
+      return;
+    }
+    this.#socket = socket;
+    socket.onopen = () => {
+      this.#backoffMs = MIN_BACKOFF_MS;
+      this.#keepalive = setInterval(() => this.send({ type: 'ping' }), KEEPALIVE_INTERVAL_MS);
+      this.onopen?.();
+      for (const text of this.#queue.splice(0)) socket.send(text);
+      this.onstatechange?.('open');
+    };
+    socket.onmessage = (event) => {
+      if (typeof event.data !== 'string') return;
+      const parsed = parseMessage(ServerToExtension, event.data, 'server message');
+      if (!parsed.ok) {
+        this.log('link.rejected', { reason: parsed.error.message });
+        return;
+      }
+      if (parsed.value.type !== 'pong') this.onrequest?.(parsed.value);
+    };
+    socket.onclose = (event) => {
+      if (this.#socket !== socket) return;
+      this.#socket = undefined;
+      clearInterval(this.#keepalive);
+      this.log('link.closed', { code: event.code, reason: event.reason });
+      this.onstatechange?.('closed');
+      this.#scheduleRetry();
+    };
+  }
+
+  #scheduleRetry(): void {
+    if (this.#stopped) return;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => void this.#dial(), this.#backoffMs);
+    this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
+  }
+}

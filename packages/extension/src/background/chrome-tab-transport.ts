@@ -1,0 +1,70 @@
+import type { TabTransport } from '@tabmcp/hub';
+import {
+  type BackgroundToContent,
+  ContentToBackground,
+  MAX_MESSAGE_BYTES,
+  PORT_NAME,
+  serializedSize,
+  validate,
+} from '@tabmcp/protocol';
+
+/**
+ * The hub's TabTransport over chrome.runtime Ports: one Port per tab (top frame only). Every
+ * message is size-capped and schema-checked here; a bad one is logged and dropped, never thrown.
+ */
+export class ChromeTabTransport implements TabTransport {
+  readonly #ports = new Map<number, chrome.runtime.Port>();
+  onmessage: TabTransport['onmessage'];
+  ondisconnect: TabTransport['ondisconnect'];
+
+  constructor(private readonly log: (event: string, details: Record<string, unknown>) => void) {
+    chrome.runtime.onConnect.addListener((port) => this.#accept(port));
+  }
+
+  send(tabId: number, message: BackgroundToContent): void {
+    const port = this.#ports.get(tabId);
+    if (!port) throw new Error(`Tab ${tabId} has no connected content script`);
+    port.postMessage(message);
+  }
+
+  #accept(port: chrome.runtime.Port): void {
+    const tabId = port.sender?.tab?.id;
+    if (port.name !== PORT_NAME || tabId === undefined || port.sender?.frameId !== 0) {
+      port.disconnect();
+      return;
+    }
+    const senderUrl = port.sender?.url;
+    // A reload or navigation opens a new port for the same tab: the old one is finished.
+    const previous = this.#ports.get(tabId);
+    if (previous) {
+      this.#ports.delete(tabId);
+      previous.disconnect();
+      this.ondisconnect?.(tabId);
+    }
+    this.#ports.set(tabId, port);
+    port.onMessage.addListener((raw: unknown) => {
+      if (serializedSize(raw) > MAX_MESSAGE_BYTES) {
+        this.log('port.rejected', { tabId, reason: 'message too large' });
+        return;
+      }
+      const parsed = validate(ContentToBackground, raw, 'tab message');
+      if (!parsed.ok) {
+        this.log('port.rejected', { tabId, reason: parsed.error.message });
+        return;
+      }
+      if ('params' in parsed.value && 'tabUrl' in parsed.value.params) {
+        const claimed = parsed.value.params.tabUrl;
+        if (claimed && senderUrl && new URL(claimed).origin !== new URL(senderUrl).origin) {
+          this.log('port.rejected', { tabId, reason: `claimed ${claimed} but the port belongs to ${senderUrl}` });
+          return;
+        }
+      }
+      this.onmessage?.(tabId, parsed.value, senderUrl);
+    });
+    port.onDisconnect.addListener(() => {
+      if (this.#ports.get(tabId) !== port) return;
+      this.#ports.delete(tabId);
+      this.ondisconnect?.(tabId);
+    });
+  }
+}

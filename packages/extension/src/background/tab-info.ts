@@ -1,0 +1,17 @@
+import type { BrowserInfo, TabInfo, Tool } from '@tabmcp/protocol';
+
+export function toTabInfo(tab: chrome.tabs.Tab, tools?: Tool[]): TabInfo {
+  return {
+    id: tab.id ?? -1,
+    title: (tab.title ?? '').slice(0, 4096),
+    url: (tab.pendingUrl ?? tab.url ?? '').slice(0, 8192),
+    active: tab.active,
+    ...(tools ? { tools } : {}),
+  };
+}
+
+export function browserInfo(): BrowserInfo {
+  const match = /(Edg|OPR|Chrome|Chromium)\/([\d.]+)/.exec(navigator.userAgent);
+  const brand = match?.[1] === 'Edg' ? 'Edge' : match?.[1] === 'OPR' ? 'Opera' : 'Chromium';
+  return { name: brand, version: match?.[2] ?? 'unknown' };
+}

@@ -1,0 +1,75 @@
+import type { TabClient } from '@tabmcp/page';
+import type { Tool, ToolSource } from '@tabmcp/protocol';
+import { BRIDGE_CHANNEL } from '../bridge/channel';
+import { findPageServer } from './find-page-server';
+import { connectPort, type TabPort } from './port';
+
+/**
+ * The proxy of mcp-b.md, one per tab: finds the page's MCP server, reports its tools to the
+ * background over a Port, and relays calls. Runs in the isolated world; the page is untrusted.
+ */
+const UPDATE_DEBOUNCE_MS = 50;
+const POLL_INTERVAL_MS = 60_000;
+
+async function main(): Promise<void> {
+  const found = await findPageServer([
+    { channel: 'mcp-default', source: 'mcp-b' },
+    { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
+  ]);
+  if (!found) return;
+  const { client, source } = found;
+  let lastSent = '';
+
+  // Declared before the port exists; the port's first connect calls it.
+  let port: TabPort | undefined;
+  const publish = async (method: 'browser/registerTools' | 'browser/updateTools') => {
+    const tools = await listTools(client, source);
+    const signature = JSON.stringify(tools);
+    if (method === 'browser/updateTools' && signature === lastSent) return;
+    lastSent = signature;
+    port?.post(
+      method === 'browser/registerTools'
+        ? { jsonrpc: '2.0', method, params: { tools, tabUrl: location.href, source } }
+        : { jsonrpc: '2.0', method, params: { tools, source } },
+    );
+  };
+
+  let debounce: ReturnType<typeof setTimeout> | undefined;
+  client.onnotification = (notification) => {
+    if (notification.method !== 'notifications/tools/list_changed') return;
+    clearTimeout(debounce);
+    debounce = setTimeout(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);
+  };
+  // Pages that never send list_changed still get their changes seen, at a slow pace.
+  const poll = setInterval(() => void publish('browser/updateTools').catch(reportError), POLL_INTERVAL_MS);
+  port = connectPort(
+    client,
+    () => void publish('browser/registerTools').catch(reportError),
+    () => {
+      clearInterval(poll);
+      client.close('The extension went away');
+    },
+  );
+  client.onclose = () => {
+    clearInterval(poll);
+    port?.close();
+  };
+}
+
+async function listTools(client: TabClient, source: ToolSource): Promise<Tool[]> {
+  const result = (await client.request('tools/list')) as { tools?: unknown };
+  if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
+  return result.tools as Tool[];
+}
+
+function reportError(error: unknown): void {
+  console.debug('[tabmcp]', error instanceof Error ? error.message : error);
+}
+
+// Injected twice (manifest and scripting.executeScript after an extension reload) must not double up.
+const marker = Symbol.for('tabmcp.content');
+const scope = globalThis as { [marker]?: boolean };
+if (!scope[marker]) {
+  scope[marker] = true;
+  main().catch(reportError);
+}

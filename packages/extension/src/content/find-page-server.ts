@@ -1,0 +1,48 @@
+import { TabClient } from '@tabmcp/page';
+import type { ToolSource } from '@tabmcp/protocol';
+
+export interface Candidate {
+  channel: string;
+  source: ToolSource;
+}
+
+/** How long a page gets to start its MCP server after the content script runs. */
+const DISCOVERY_TIMEOUT_MS = 5_000;
+/** After the first answer, how long a higher-priority channel may still answer. */
+const PRIORITY_GRACE_MS = 30;
+
+/**
+ * Asks every candidate channel at once and keeps the first in list order that answered, so a
+ * page's own MCP-B server wins over the bridge's view of the same page's `window.mcp`.
+ */
+export async function findPageServer(
+  candidates: Candidate[],
+): Promise<{ client: TabClient; source: ToolSource } | undefined> {
+  const clients = candidates.map(
+    (candidate) => new TabClient({ channel: candidate.channel, connectTimeoutMs: DISCOVERY_TIMEOUT_MS }),
+  );
+  const ready = clients.map(() => false);
+  const chosen = await new Promise<number>((resolve) => {
+    let failures = 0;
+    clients.forEach((client, index) => {
+      client.connect().then(
+        () => {
+          ready[index] = true;
+          setTimeout(() => resolve(ready.indexOf(true)), PRIORITY_GRACE_MS);
+        },
+        () => {
+          failures += 1;
+          if (failures === clients.length) resolve(-1);
+        },
+      );
+    });
+  });
+  clients.forEach((client, index) => {
+    if (index !== chosen) client.close();
+  });
+  const client = clients[chosen];
+  const candidate = candidates[chosen];
+  if (!client || !candidate) return undefined;
+  await client.initialize();
+  return { client, source: candidate.source };
+}

@@ -1,0 +1,98 @@
+import type { TabClient } from '@tabmcp/page';
+import {
+  BackgroundToContent,
+  CallToolResult,
+  type ContentToBackground,
+  errorMessage,
+  PORT_NAME,
+  validate,
+} from '@tabmcp/protocol';
+
+export interface TabPort {
+  post(message: ContentToBackground): void;
+  close(): void;
+}
+
+const RECONNECT_DELAY_MS = 100;
+const MAX_RECONNECTS = 20;
+
+/**
+ * The tab's Port to the background. It answers executeTool requests through the page client and,
+ * when the extension worker is stopped or restarted, connects again (which wakes the worker) and
+ * calls `onconnect` so the tab registers its tools anew.
+ */
+export function connectPort(client: TabClient, onconnect: () => void, onclose: () => void): TabPort {
+  let port: chrome.runtime.Port | undefined;
+  let closed = false;
+  let reconnects = 0;
+
+  const open = () => {
+    try {
+      port = chrome.runtime.connect({ name: PORT_NAME });
+    } catch {
+      // The extension was reloaded or removed: this content script is orphaned.
+      shutDown();
+      return;
+    }
+    const current = port;
+    current.onMessage.addListener((raw: unknown) => {
+      reconnects = 0;
+      const parsed = validate(BackgroundToContent, raw, 'background message');
+      if (!parsed.ok) return;
+      const request = parsed.value;
+      client.request('tools/call', { name: request.params.toolName, arguments: request.params.args }).then(
+        (payload) => {
+          // The page is untrusted: its answer must be a CallToolResult before it leaves the tab.
+          const checked = validate(CallToolResult, payload, 'tool result');
+          safePost(
+            current,
+            checked.ok
+              ? { jsonrpc: '2.0', id: request.id, result: { success: true, payload: checked.value } }
+              : { jsonrpc: '2.0', id: request.id, result: { success: false, payload: checked.error.message } },
+          );
+        },
+        (error: unknown) =>
+          safePost(current, {
+            jsonrpc: '2.0',
+            id: request.id,
+            result: { success: false, payload: errorMessage(error) },
+          }),
+      );
+    });
+    current.onDisconnect.addListener(() => {
+      if (port !== current || closed) return;
+      port = undefined;
+      if (reconnects >= MAX_RECONNECTS) {
+        shutDown();
+        return;
+      }
+      reconnects += 1;
+      setTimeout(open, RECONNECT_DELAY_MS);
+    });
+    onconnect();
+  };
+
+  const shutDown = () => {
+    if (closed) return;
+    closed = true;
+    port?.disconnect();
+    port = undefined;
+    onclose();
+  };
+
+  open();
+  return {
+    post: (message) => {
+      if (port) safePost(port, message);
+    },
+    close: shutDown,
+  };
+}
+
+function safePost(port: chrome.runtime.Port, message: ContentToBackground): void {
+  try {
+    port.postMessage(message);
+  } catch {
+    // The port closed between the check and the post; onDisconnect handles the rest.
+  }
+}

@@ -1,0 +1,295 @@
+import { ErrorCode, type JsonSchema, ProtocolError, validateJsonSchema } from '@tabmcp/protocol/light';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  JsonObject,
+  McpNotificationDetail,
+  NotificationKind,
+  PromptDescriptor,
+  ReadResourceResult,
+  ResourceDescriptor,
+  ResourceTemplateDescriptor,
+  ServerCapabilities,
+  ServerInfo,
+  ToolDescriptor,
+  WindowMcpApi,
+} from './types';
+import { MCP_NOTIFICATION_EVENT } from './types';
+
+export type ToolHandler = (args: JsonObject) => unknown | Promise<unknown>;
+export type ResourceReader = (
+  uri: string,
+  variables: Record<string, string>,
+) => ReadResourceResult | Promise<ReadResourceResult>;
+export type PromptHandler = (args: Record<string, string>) => GetPromptResult | Promise<GetPromptResult>;
+
+export interface Registration {
+  /** Removes what was added; calling it twice is harmless. */
+  remove(): void;
+}
+
+export interface ProviderOptions {
+  /** A handler that has not settled after this long gives an error result. */
+  toolTimeoutMs?: number;
+}
+
+interface ToolEntry {
+  descriptor: ToolDescriptor;
+  handler: ToolHandler;
+}
+
+interface ResourceEntry {
+  descriptor: ResourceDescriptor | ResourceTemplateDescriptor;
+  match: (uri: string) => Record<string, string> | undefined;
+  read: ResourceReader;
+}
+
+const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+
+/**
+ * The page side of mcp-window.md: tools, resources and prompts with their handlers, exposed as a
+ * `WindowMcpApi`. Change notifications are coalesced per task, so registering fifty tools in one
+ * go fires one `toolsListChanged`.
+ */
+export class McpWindowProvider extends EventTarget implements WindowMcpApi {
+  readonly #info: ServerInfo;
+  readonly #toolTimeoutMs: number;
+  readonly #tools = new Map<string, ToolEntry>();
+  readonly #resources = new Map<string, ResourceEntry>();
+  readonly #prompts = new Map<string, { descriptor: PromptDescriptor; handler: PromptHandler }>();
+  readonly #pending = new Set<NotificationKind>();
+  readonly #updatedUris = new Set<string>();
+  #flushScheduled = false;
+
+  constructor(info: ServerInfo, options: ProviderOptions = {}) {
+    super();
+    this.#info = { ...info };
+    this.#toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  }
+
+  addTool(descriptor: ToolDescriptor, handler: ToolHandler): Registration {
+    if (typeof descriptor?.name !== 'string' || descriptor.name.length === 0) {
+      throw new TypeError('addTool: a tool needs a non-empty name');
+    }
+    if (descriptor.inputSchema?.type !== 'object') {
+      throw new TypeError(`addTool(${descriptor.name}): inputSchema must be a JSON Schema with type "object"`);
+    }
+    const entry = { descriptor: { ...descriptor }, handler };
+    this.#tools.set(descriptor.name, entry);
+    this.#notify('toolsListChanged');
+    return { remove: () => this.#removeIfSame(this.#tools, descriptor.name, entry, 'toolsListChanged') };
+  }
+
+  removeTool(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) this.#notify('toolsListChanged');
+    return removed;
+  }
+
+  addResource(descriptor: ResourceDescriptor, read: ResourceReader): Registration {
+    const entry: ResourceEntry = {
+      descriptor: { ...descriptor },
+      match: (uri) => (uri === descriptor.uri ? {} : undefined),
+      read,
+    };
+    return this.#addResourceEntry(descriptor.uri, entry);
+  }
+
+  /** A resource whose URI has `{variables}`, e.g. `product://{id}`. */
+  addResourceTemplate(descriptor: ResourceTemplateDescriptor, read: ResourceReader): Registration {
+    const entry: ResourceEntry = {
+      descriptor: { ...descriptor },
+      match: compileUriTemplate(descriptor.uriTemplate),
+      read,
+    };
+    return this.#addResourceEntry(descriptor.uriTemplate, entry);
+  }
+
+  addPrompt(descriptor: PromptDescriptor, handler: PromptHandler): Registration {
+    const entry = { descriptor: { ...descriptor }, handler };
+    this.#prompts.set(descriptor.name, entry);
+    this.#notify('promptsListChanged');
+    return { remove: () => this.#removeIfSame(this.#prompts, descriptor.name, entry, 'promptsListChanged') };
+  }
+
+  /** Tells listeners that a resource's content changed. */
+  resourceUpdated(uri: string): void {
+    this.#updatedUris.add(uri);
+    this.#notify('resourceUpdated');
+  }
+
+  /** Publishes the provider as `window[namespace]` (default `window.mcp`). */
+  exposeOnWindow(namespace = 'mcp', target: object = globalThis): this {
+    Object.defineProperty(target, namespace, { value: this, configurable: true, enumerable: true, writable: false });
+    return this;
+  }
+
+  async getServerInfo(): Promise<ServerInfo> {
+    return { ...this.#info };
+  }
+
+  async getCapabilities(): Promise<ServerCapabilities> {
+    return {
+      tools: { listChanged: true },
+      resources: { listChanged: true, subscribe: true },
+      prompts: { listChanged: true },
+    };
+  }
+
+  async listTools(): Promise<{ tools: ToolDescriptor[] }> {
+    return { tools: [...this.#tools.values()].map((entry) => structuredClone(entry.descriptor)) };
+  }
+
+  async callTool(params: { name: string; arguments?: JsonObject }): Promise<CallToolResult> {
+    const entry = this.#tools.get(params?.name);
+    if (!entry) {
+      const known = [...this.#tools.keys()].join(', ') || 'none';
+      throw new ProtocolError(ErrorCode.ToolNotFound, `Unknown tool "${params?.name}". Tools on this page: ${known}`);
+    }
+    const args = params.arguments ?? {};
+    const problems = validateJsonSchema(entry.descriptor.inputSchema as JsonSchema, args);
+    if (problems.length > 0) {
+      return errorResult(`Invalid arguments for ${entry.descriptor.name}: ${problems.join('; ')}`);
+    }
+    try {
+      const value = await withTimeout(Promise.resolve(entry.handler(args)), this.#toolTimeoutMs, entry.descriptor.name);
+      return toCallToolResult(value, entry.descriptor);
+    } catch (error) {
+      return errorResult(`${entry.descriptor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async listResources(): Promise<{ resources: ResourceDescriptor[]; resourceTemplates: ResourceTemplateDescriptor[] }> {
+    const resources: ResourceDescriptor[] = [];
+    const resourceTemplates: ResourceTemplateDescriptor[] = [];
+    for (const { descriptor } of this.#resources.values()) {
+      if ('uriTemplate' in descriptor) resourceTemplates.push({ ...descriptor });
+      else resources.push({ ...descriptor });
+    }
+    return { resources, resourceTemplates };
+  }
+
+  async readResource(params: { uri: string }): Promise<ReadResourceResult> {
+    for (const entry of this.#resources.values()) {
+      const variables = entry.match(params?.uri);
+      if (variables) return entry.read(params.uri, variables);
+    }
+    throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${params?.uri}"`);
+  }
+
+  async listPrompts(): Promise<{ prompts: PromptDescriptor[] }> {
+    return { prompts: [...this.#prompts.values()].map((entry) => ({ ...entry.descriptor })) };
+  }
+
+  async getPrompt(params: { name: string; arguments?: Record<string, string> }): Promise<GetPromptResult> {
+    const entry = this.#prompts.get(params?.name);
+    if (!entry) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown prompt "${params?.name}"`);
+    const args = params.arguments ?? {};
+    const missing = (entry.descriptor.arguments ?? []).filter((arg) => arg.required && !(arg.name in args));
+    if (missing.length > 0) {
+      throw new ProtocolError(
+        ErrorCode.InvalidParams,
+        `Prompt "${params.name}" needs: ${missing.map((arg) => arg.name).join(', ')}`,
+      );
+    }
+    return entry.handler(args);
+  }
+
+  #addResourceEntry(key: string, entry: ResourceEntry): Registration {
+    this.#resources.set(key, entry);
+    this.#notify('resourcesListChanged');
+    return { remove: () => this.#removeIfSame(this.#resources, key, entry, 'resourcesListChanged') };
+  }
+
+  #removeIfSame<V>(map: Map<string, V>, key: string, entry: V, kind: NotificationKind): void {
+    if (map.get(key) !== entry) return;
+    map.delete(key);
+    this.#notify(kind);
+  }
+
+  #notify(kind: NotificationKind): void {
+    this.#pending.add(kind);
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    // A macrotask, not a microtask: a page that registers in several awaited steps of one
+    // start-up routine still produces one notification.
+    setTimeout(() => this.#flush(), 0);
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    const kinds = [...this.#pending];
+    this.#pending.clear();
+    const uris = [...this.#updatedUris];
+    this.#updatedUris.clear();
+    for (const kind of kinds) {
+      if (kind === 'resourceUpdated') {
+        for (const uri of uris) this.#dispatch({ type: kind, uri });
+      } else {
+        this.#dispatch({ type: kind });
+      }
+    }
+  }
+
+  #dispatch(detail: McpNotificationDetail): void {
+    this.dispatchEvent(new CustomEvent<McpNotificationDetail>(MCP_NOTIFICATION_EVENT, { detail }));
+  }
+}
+
+function errorResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return typeof value === 'object' && value !== null && Array.isArray((value as CallToolResult).content);
+}
+
+/** Handlers may return a full result, a string, or any JSON value (which becomes structured content). */
+function toCallToolResult(value: unknown, descriptor: ToolDescriptor): CallToolResult {
+  if (isCallToolResult(value)) return value;
+  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
+  if (value === undefined) return { content: [{ type: 'text', text: 'Done.' }] };
+  const text = JSON.stringify(value);
+  if (descriptor.outputSchema && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    return { content: [{ type: 'text', text }], structuredContent: value as JsonObject };
+  }
+  return { content: [{ type: 'text', text }] };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(`${name}: ${String(error)}`));
+      },
+    );
+  });
+}
+
+/** `product://{id}/reviews/{page}` → a matcher that returns `{id, page}` or undefined. */
+function compileUriTemplate(template: string): (uri: string) => Record<string, string> | undefined {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const variable = /^\{([^}]+)\}$/.exec(part);
+      if (variable?.[1]) {
+        names.push(variable[1]);
+        return '([^/]+)';
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('');
+  const regex = new RegExp(`^${pattern}$`);
+  return (uri) => {
+    const match = regex.exec(uri);
+    if (!match) return undefined;
+    return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+  };
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { JsonRpcErrorObject } from './jsonrpc';
+import { CallToolResult, ToolArguments, ToolList } from './tool';
+
+/**
+ * The local WebSocket between the extension (client) and the tabmcp server, as in
+ * browser-mcp-server.md, with DESIGN.md decision 5: every server→extension request carries a
+ * `requestId` (`callId` for callTool, as the spec names it) and gets exactly one reply.
+ */
+export const BROWSER_LINK_PROTOCOL_VERSION = 1;
+
+export const TabId = z.number().int().nonnegative();
+
+export const TabInfo = z.object({
+  id: TabId,
+  title: z.string().max(4096),
+  url: z.string().max(8192),
+  active: z.boolean().optional(),
+  /** Present when the extension knows the tab's tools (connected, openTab replies). */
+  tools: ToolList.optional(),
+});
+export type TabInfo = z.infer<typeof TabInfo>;
+
+export const BrowserInfo = z.object({ name: z.string().max(256), version: z.string().max(256) });
+export type BrowserInfo = z.infer<typeof BrowserInfo>;
+
+const RequestId = z.string().min(1).max(128);
+
+// Server → extension
+export const ServerToExtension = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('pong') }),
+  z.object({ type: z.literal('connect'), requestId: RequestId, launch: z.boolean().optional() }),
+  z.object({
+    type: z.literal('openTab'),
+    requestId: RequestId,
+    url: z.string().min(1).max(8192),
+    focus: z.boolean(),
+    /** How long the extension may wait for the page's tools before replying. */
+    waitForToolsMs: z.number().int().nonnegative().max(60_000).optional(),
+  }),
+  z.object({ type: z.literal('focusTab'), requestId: RequestId, tabId: TabId }),
+  z.object({ type: z.literal('closeTab'), requestId: RequestId, tabId: TabId }),
+  z.object({
+    type: z.literal('callTool'),
+    callId: RequestId,
+    tabId: TabId,
+    toolName: z.string().min(1).max(256),
+    args: ToolArguments,
+    timeoutMs: z.number().int().positive().max(600_000).optional(),
+  }),
+]);
+export type ServerToExtension = z.infer<typeof ServerToExtension>;
+export type ServerRequest = Exclude<ServerToExtension, { type: 'pong' }>;
+
+// Extension → server
+export const ExtensionToServer = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ping') }),
+  z.object({
+    type: z.literal('hello'),
+    protocolVersion: z.number().int(),
+    extensionVersion: z.string().max(64),
+    browser: BrowserInfo,
+  }),
+  z.object({
+    type: z.literal('connected'),
+    requestId: RequestId,
+    browser: BrowserInfo,
+    tabs: z.array(TabInfo).max(5_000),
+  }),
+  z.object({ type: z.literal('disconnected') }),
+  z.object({ type: z.literal('tabCreated'), tab: TabInfo }),
+  z.object({ type: z.literal('tabUpdated'), tab: TabInfo }),
+  z.object({ type: z.literal('tabClosed'), tabId: TabId }),
+  z.object({ type: z.literal('tabFocused'), tabId: TabId, tools: ToolList }),
+  z.object({ type: z.literal('toolsChanged'), tabId: TabId, tools: ToolList }),
+  z.object({
+    type: z.literal('toolResult'),
+    callId: RequestId,
+    result: CallToolResult.optional(),
+    error: z.string().max(65_536).optional(),
+  }),
+  z.object({
+    type: z.literal('response'),
+    requestId: RequestId,
+    result: z.unknown().optional(),
+    error: JsonRpcErrorObject.optional(),
+  }),
+]);
+export type ExtensionToServer = z.infer<typeof ExtensionToServer>;
+
+/** Replies to openTab/focusTab/closeTab. */
+export const OpenTabResult = z.object({ tab: TabInfo, focused: z.boolean(), toolsReady: z.boolean() });
+export type OpenTabResult = z.infer<typeof OpenTabResult>;
+export const FocusTabResult = z.object({ tab: TabInfo });
+export const CloseTabResult = z.object({ closed: z.literal(true), tabId: TabId });

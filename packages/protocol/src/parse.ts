@@ -1,0 +1,69 @@
+import type { z } from 'zod';
+import { ErrorCode, ProtocolError } from './errors';
+import { MAX_MESSAGE_BYTES } from './limits';
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ProtocolError };
+
+/** Turns zod issues into one line an agent or a developer can act on. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(message)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** Validates an already-decoded value against a link's schema. */
+export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): Parsed<z.infer<S>> {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    error: new ProtocolError(ErrorCode.InvalidRequest, `Invalid ${what}: ${describeIssues(result.error)}`),
+  };
+}
+
+/** The one entry point for text arriving on a link: size cap, JSON decode, schema check. */
+export function parseMessage<S extends z.ZodType>(
+  schema: S,
+  raw: string,
+  what: string,
+  maxBytes: number = MAX_MESSAGE_BYTES,
+): Parsed<z.infer<S>> {
+  // String length counts UTF-16 units; a unit is at most 3 UTF-8 bytes, so check cheaply first.
+  if (raw.length > maxBytes || (raw.length * 3 > maxBytes && utf8Length(raw) > maxBytes)) {
+    return {
+      ok: false,
+      error: new ProtocolError(ErrorCode.MessageTooLarge, `${what} is larger than the ${maxBytes}-byte limit`),
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, error: new ProtocolError(ErrorCode.ParseError, `${what} is not valid JSON`) };
+  }
+  return validate(schema, value, what);
+}
+
+/** Byte size of a value once serialised, for caps on structured-clone links (postMessage, ports). */
+export function serializedSize(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}

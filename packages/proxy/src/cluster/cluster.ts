@@ -1,0 +1,46 @@
+import type { Envelope } from '../wire/envelopes';
+
+/** One authenticated extension as every instance sees it. */
+export interface ExtensionRecord {
+  extensionId: string;
+  userId: string;
+  name: string;
+  /** The proxy node whose socket holds the extension. */
+  nodeId: string;
+  connectedAt: number;
+}
+
+/** Which extensions of which user live on which node. */
+export interface PresenceStore {
+  announce(record: ExtensionRecord): Promise<void>;
+  withdraw(userId: string, extensionId: string): Promise<void>;
+  /** The user's extensions on nodes that are alive. */
+  list(userId: string): Promise<ExtensionRecord[]>;
+  find(userId: string, extensionId: string): Promise<ExtensionRecord | undefined>;
+  /**
+   * Which of these nodes are alive, or `undefined` when no trustworthy verdict can be given right now
+   * (store unreachable, or just reconnected and others may not have re-announced yet).
+   */
+  liveNodes(nodeIds: readonly string[]): Promise<ReadonlySet<string> | undefined>;
+}
+
+/** Point-to-point delivery of envelopes between nodes. */
+export interface Bus {
+  /** Resolves once handed over; rejects when the node cannot be reached (then the caller fails the call). */
+  publish(nodeId: string, envelope: Envelope): Promise<void>;
+}
+
+/**
+ * Presence plus bus for one node. The single-instance proxy uses the in-memory one; several instances share
+ * a Redis one. The core only ever talks to this interface.
+ */
+export interface Cluster {
+  readonly presence: PresenceStore;
+  readonly bus: Bus;
+  /** Starts heartbeats and delivery of this node's envelopes. */
+  join(nodeId: string, deliver: (envelope: Envelope) => void): Promise<void>;
+  /** Graceful exit: stops heartbeats, withdraws the node. Idempotent. */
+  leave(): Promise<void>;
+  /** For /health. */
+  state(): 'up' | 'down';
+}

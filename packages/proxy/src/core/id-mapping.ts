@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { JsonRpcId } from '@tabmcp/protocol';
+
+/** Id of the one request the proxy itself sends to an extension (proxy-protocol.md 1.2). */
+export const AUTHENTICATE_REQUEST_ID = 'proxy:1';
+
+export function newConnectionId(): string {
+  return `conn-${randomUUID()}`;
+}
+
+export function newExtensionId(): string {
+  return `ext-${randomUUID()}`;
+}
+
+export function newMcpClientId(): string {
+  return `mcp-${randomUUID()}`;
+}
+
+/** The id an extension sees: `"conn-<uuid>:<original>"`, so several clients may reuse the same ids. */
+export function mapRequestId(connectionId: string, id: JsonRpcId): string {
+  return `${connectionId}:${id}`;
+}
+
+/**
+ * Which connection a mapped id belongs to. Connection ids never contain ':', so the first colon ends it;
+ * whatever follows is the client's own id, which the caller's pending table turns back into its original type.
+ */
+export function connectionIdOfMappedId(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !id.startsWith('conn-')) return undefined;
+  const colon = id.indexOf(':');
+  return colon > 5 ? id.slice(0, colon) : undefined;
+}
+
+// Client ids that could be mistaken for the proxy's own ids or for an already-mapped id are refused,
+// so no client can make the proxy or an extension confuse one caller with another.
+const RESERVED_ID = /^(?:proxy:|ext:)|conn-[^:]*:/i;
+
+export function isReservedClientId(id: JsonRpcId): boolean {
+  return typeof id === 'string' && RESERVED_ID.test(id);
+}

@@ -1,0 +1,46 @@
+/** Every bound the proxy enforces; all configurable, all with a default. */
+export interface Limits {
+  /** Largest frame accepted from any peer; bigger ones close the socket with 1009. */
+  maxMessageBytes: number;
+  /** Token bucket per connection: sustained messages per second... */
+  ratePerSecond: number;
+  /** ...and how many may arrive at once. */
+  rateBurst: number;
+  /** A socket that has not authenticated by then is closed. */
+  handshakeTimeoutMs: number;
+  /** A forwarded call the extension has not answered by then gets an error. */
+  callTimeoutMs: number;
+  /** Wait for presence look-ups and for another instance to accept a connect. */
+  connectTimeoutMs: number;
+  /** Calls one MCP client may have in flight at once. */
+  maxInFlightPerClient: number;
+  /** Ping interval; a peer that missed the previous pong is dropped. */
+  pingIntervalMs: number;
+  /** Sockets accepted at once (all roles); more get HTTP 503 at upgrade. */
+  maxConnections: number;
+  /** A peer that lets this much unsent data pile up is too slow and is dropped. */
+  maxBufferedBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  maxMessageBytes: 1024 * 1024,
+  ratePerSecond: 200,
+  rateBurst: 400,
+  handshakeTimeoutMs: 10_000,
+  callTimeoutMs: 120_000,
+  connectTimeoutMs: 5_000,
+  maxInFlightPerClient: 1_000,
+  pingIntervalMs: 30_000,
+  maxConnections: 50_000,
+  maxBufferedBytes: 16 * 1024 * 1024,
+};
+
+export function resolveLimits(overrides: Partial<Limits> = {}): Limits {
+  const limits = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(overrides) as [keyof Limits, number | undefined][]) {
+    if (value === undefined) continue;
+    if (!Number.isFinite(value) || value <= 0) throw new Error(`Limit ${key} must be a positive number`);
+    limits[key] = value;
+  }
+  return limits;
+}

@@ -1,0 +1,467 @@
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import type { Identity, TokenVerifier } from '../auth/token-verifier';
+import type { Cluster, ExtensionRecord } from '../cluster/cluster';
+import type { Logger } from '../log/logger';
+import type { AttachEnvelope, Envelope } from '../wire/envelopes';
+import { type AttachedClient, ExtensionSession, type ExtensionSessionHost } from './extension-session';
+import type { Limits } from './limits';
+import { McpSession, type McpSessionHost } from './mcp-session';
+import { notificationFrame, requestFrame } from './outgoing';
+import { CloseCode, type Peer } from './peer';
+import type { AttachOutcome, AttachRequest, CallOutcome, Link, Session } from './session';
+import { withTimeout } from './with-timeout';
+
+export interface ProxyCoreOptions {
+  /** Unique per process lifetime: presence records and the bus address name it. */
+  nodeId: string;
+  verifier: TokenVerifier;
+  cluster: Cluster;
+  limits: Limits;
+  logger: Logger;
+  /** How often to check that the nodes we share connections with are alive. */
+  livenessIntervalMs?: number;
+}
+
+export interface ProxyStats {
+  extensions: number;
+  unauthenticatedExtensions: number;
+  mcpClients: number;
+  connections: number;
+  inFlight: number;
+}
+
+const NOT_FOUND = 'Extension not found or not accessible';
+const NODE_LOST = 'Proxy instance hosting the extension is gone';
+
+interface PendingAttach {
+  resolve(outcome: AttachOutcome): void;
+  reject(error: ProtocolError): void;
+  timer: NodeJS.Timeout;
+}
+
+/**
+ * The proxy's routing brain: which sockets are which sessions, which MCP connection is attached to which
+ * extension (locally or on another node), and the envelopes exchanged with other nodes. No sockets here.
+ */
+export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
+  readonly limits: Limits;
+  readonly logger: Logger;
+  readonly verifier: TokenVerifier;
+  readonly nodeId: string;
+  private readonly cluster: Cluster;
+  /** Authenticated extensions whose socket is on this node. */
+  private readonly extensions = new Map<string, ExtensionSession>();
+  private readonly extensionSessions = new Set<ExtensionSession>();
+  private readonly mcpSessions = new Set<McpSession>();
+  /** Connection id → the local extension it is attached to (the client may be on any node). */
+  private readonly attachedTo = new Map<string, ExtensionSession>();
+  /** Connection id → the local MCP session that owns it (the extension may be on any node). */
+  private readonly connections = new Map<string, McpSession>();
+  private readonly pendingAttach = new Map<string, PendingAttach>();
+  private readonly livenessIntervalMs: number;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private livenessTimer: NodeJS.Timeout | undefined;
+  private livenessRunning = false;
+  private closing: Promise<void> | undefined;
+
+  constructor(options: ProxyCoreOptions) {
+    this.nodeId = options.nodeId;
+    this.verifier = options.verifier;
+    this.cluster = options.cluster;
+    this.limits = options.limits;
+    this.logger = options.logger;
+    this.livenessIntervalMs = options.livenessIntervalMs ?? 2_000;
+  }
+
+  async start(): Promise<void> {
+    await this.cluster.join(this.nodeId, (envelope) => this.onEnvelope(envelope));
+    const sweepMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
+    this.sweepTimer = setInterval(() => this.expireCalls(), sweepMs);
+    this.sweepTimer.unref?.();
+    this.livenessTimer = setInterval(() => void this.checkLiveness(), this.livenessIntervalMs);
+    this.livenessTimer.unref?.();
+  }
+
+  acceptExtension(peer: Peer, preAuthenticated?: Identity): Session {
+    const session = new ExtensionSession(this, peer, preAuthenticated);
+    this.extensionSessions.add(session);
+    return session;
+  }
+
+  acceptMcpClient(peer: Peer, preAuthenticated?: Identity): Session {
+    const session = new McpSession(this, peer, preAuthenticated);
+    this.mcpSessions.add(session);
+    return session;
+  }
+
+  stats(): ProxyStats {
+    let inFlight = 0;
+    let connections = 0;
+    for (const session of this.mcpSessions) {
+      inFlight += session.pending.size;
+      if (session.link) connections++;
+    }
+    return {
+      extensions: this.extensions.size,
+      unauthenticatedExtensions: this.extensionSessions.size - this.extensions.size,
+      mcpClients: this.mcpSessions.size,
+      connections,
+      inFlight,
+    };
+  }
+
+  clusterState(): 'up' | 'down' {
+    return this.cluster.state();
+  }
+
+  /** Closes every session (telling other nodes), then leaves the cluster. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      clearInterval(this.sweepTimer);
+      clearInterval(this.livenessTimer);
+      for (const session of [...this.mcpSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
+      for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
+      for (const [rid, pending] of this.pendingAttach) {
+        clearTimeout(pending.timer);
+        pending.reject(new ProtocolError(ErrorCode.ServerError, 'Proxy shutting down'));
+        this.pendingAttach.delete(rid);
+      }
+      await this.cluster.leave();
+    })();
+    return this.closing;
+  }
+
+  // ---- MCP side ----
+
+  listExtensions(userId: string): Promise<ExtensionRecord[]> {
+    return withTimeout(this.cluster.presence.list(userId), this.limits.connectTimeoutMs, 'Extension look-up');
+  }
+
+  async attach(request: AttachRequest): Promise<AttachOutcome> {
+    const local = this.extensions.get(request.extensionId);
+    if (local) return this.attachLocal(local, request, this.nodeId);
+    let record: ExtensionRecord | undefined;
+    try {
+      record = await withTimeout(
+        this.cluster.presence.find(request.userId, request.extensionId),
+        this.limits.connectTimeoutMs,
+        'Extension look-up',
+      );
+    } catch (error) {
+      this.logger.error('presence.find_failed', { error: toProtocolError(error).message });
+      throw new ProtocolError(ErrorCode.InternalError, 'Internal error: extension registry unavailable');
+    }
+    // The record's user is checked again here and on the owning node: isolation never rests on one check.
+    if (!record || record.userId !== request.userId || record.nodeId === this.nodeId) {
+      throw new ProtocolError(ErrorCode.ServerError, NOT_FOUND);
+    }
+    return this.attachRemote(record.nodeId, request);
+  }
+
+  detach(connectionId: string, extensionId: string, nodeId: string): void {
+    if (nodeId === this.nodeId) this.detachLocal(connectionId);
+    else void this.publish(nodeId, { t: 'detach', from: this.nodeId, connectionId, extensionId });
+  }
+
+  forward(session: McpSession, link: Link, mappedId: string | undefined, method: string, params: unknown): void {
+    if (link.nodeId === this.nodeId) {
+      const extension = this.attachedTo.get(link.connectionId);
+      if (!extension) {
+        if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension is not connected');
+        return;
+      }
+      extension.send(mappedId === undefined ? notificationFrame(method, params) : requestFrame(mappedId, method, params));
+      return;
+    }
+    const envelope: Envelope = {
+      t: 'call',
+      from: this.nodeId,
+      connectionId: link.connectionId,
+      extensionId: link.extensionId,
+      userId: session.userId,
+      id: mappedId,
+      method,
+      params,
+    };
+    this.publish(link.nodeId, envelope).catch(() => {
+      if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension host is unreachable');
+    });
+  }
+
+  registerConnection(connectionId: string, session: McpSession): void {
+    this.connections.set(connectionId, session);
+  }
+
+  unregisterConnection(connectionId: string): void {
+    this.connections.delete(connectionId);
+  }
+
+  mcpSessionClosed(session: McpSession): void {
+    this.mcpSessions.delete(session);
+    this.logger.info('mcp.closed', { mcp_client_id: session.mcpClientId, user_id: session.userId || undefined });
+  }
+
+  // ---- extension side ----
+
+  extensionAuthenticated(session: ExtensionSession): void {
+    this.extensions.set(session.extensionId, session);
+    this.logger.info('extension.authenticated', {
+      extension_id: session.extensionId,
+      user_id: session.userId,
+      name: session.name,
+    });
+    const record: ExtensionRecord = {
+      extensionId: session.extensionId,
+      userId: session.userId,
+      name: session.name,
+      nodeId: this.nodeId,
+      connectedAt: Date.now(),
+    };
+    this.cluster.presence.announce(record).catch((error: unknown) => {
+      this.logger.warn('presence.announce_failed', { extension_id: record.extensionId, error: toProtocolError(error).message });
+    });
+  }
+
+  extensionClosed(session: ExtensionSession, reason: string): void {
+    this.extensionSessions.delete(session);
+    if (this.extensions.get(session.extensionId) !== session) return;
+    this.extensions.delete(session.extensionId);
+    this.logger.info('extension.closed', { extension_id: session.extensionId, peers: session.attached.size });
+    this.cluster.presence.withdraw(session.userId, session.extensionId).catch((error: unknown) => {
+      this.logger.warn('presence.withdraw_failed', { extension_id: session.extensionId, error: toProtocolError(error).message });
+    });
+    const remote = new Map<string, string[]>();
+    for (const [connectionId, client] of session.attached) {
+      this.attachedTo.delete(connectionId);
+      if (client.nodeId === this.nodeId) this.connections.get(connectionId)?.linkEnded(connectionId, reason);
+      else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
+    }
+    session.attached.clear();
+    for (const [nodeId, connectionIds] of remote) {
+      void this.publish(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
+    }
+  }
+
+  routeReply(connectionId: string, client: AttachedClient, mappedId: string, outcome: CallOutcome): void {
+    if (client.nodeId === this.nodeId) {
+      this.connections.get(connectionId)?.deliverReply(mappedId, outcome);
+      return;
+    }
+    const envelope: Envelope = outcome.error
+      ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
+      : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result };
+    void this.publish(client.nodeId, envelope);
+  }
+
+  routeNotification(session: ExtensionSession, method: string, params: unknown): void {
+    const remote = new Map<string, string[]>();
+    for (const [connectionId, client] of session.attached) {
+      if (client.nodeId === this.nodeId) this.connections.get(connectionId)?.deliverNotification(method, params);
+      else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
+    }
+    for (const [nodeId, connectionIds] of remote) {
+      void this.publish(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
+    }
+  }
+
+  // ---- between nodes ----
+
+  private attachLocal(extension: ExtensionSession | undefined, request: AttachRequest, fromNode: string): AttachOutcome {
+    if (!extension?.isAuthenticated || extension.userId !== request.userId) {
+      throw new ProtocolError(ErrorCode.ServerError, NOT_FOUND);
+    }
+    extension.attached.set(request.connectionId, { nodeId: fromNode, mcpClientId: request.mcpClientId });
+    this.attachedTo.set(request.connectionId, extension);
+    extension.sendStatus();
+    return { extensionName: extension.name, peerCount: extension.attached.size, nodeId: this.nodeId };
+  }
+
+  private detachLocal(connectionId: string, fromNode?: string): void {
+    const extension = this.attachedTo.get(connectionId);
+    if (!extension) return;
+    if (fromNode !== undefined && extension.attached.get(connectionId)?.nodeId !== fromNode) return;
+    this.attachedTo.delete(connectionId);
+    extension.attached.delete(connectionId);
+    extension.sendStatus();
+  }
+
+  private attachRemote(nodeId: string, request: AttachRequest): Promise<AttachOutcome> {
+    const rid = randomUUID();
+    return new Promise<AttachOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pendingAttach.delete(rid);
+        reject(new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance did not answer)`));
+      }, this.limits.connectTimeoutMs);
+      timer.unref?.();
+      this.pendingAttach.set(rid, { resolve, reject, timer });
+      this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }).catch(() => {
+        clearTimeout(timer);
+        this.pendingAttach.delete(rid);
+        reject(new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance is unreachable)`));
+      });
+    });
+  }
+
+  private onEnvelope(envelope: Envelope): void {
+    try {
+      this.handleEnvelope(envelope);
+    } catch (error) {
+      this.logger.error('cluster.envelope_failed', { type: envelope.t, error: toProtocolError(error).message });
+    }
+  }
+
+  private handleEnvelope(envelope: Envelope): void {
+    switch (envelope.t) {
+      case 'attach':
+        this.onAttach(envelope);
+        return;
+      case 'attach-result': {
+        const pending = this.pendingAttach.get(envelope.rid);
+        if (!pending) {
+          // We gave up waiting but the other node attached anyway: undo it there.
+          if (envelope.ok) this.detach(envelope.connectionId, envelope.extensionId, envelope.from);
+          return;
+        }
+        clearTimeout(pending.timer);
+        this.pendingAttach.delete(envelope.rid);
+        if (envelope.ok) {
+          pending.resolve({
+            extensionName: envelope.extensionName ?? '',
+            peerCount: envelope.peerCount ?? 1,
+            nodeId: envelope.from,
+          });
+        } else {
+          pending.reject(new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND));
+        }
+        return;
+      }
+      case 'detach':
+        this.detachLocal(envelope.connectionId, envelope.from);
+        return;
+      case 'call':
+        this.onRemoteCall(envelope);
+        return;
+      case 'reply': {
+        const session = this.connections.get(envelope.connectionId);
+        if (session?.link?.nodeId !== envelope.from) return;
+        session.deliverReply(
+          envelope.id,
+          envelope.error ? { error: envelope.error } : { result: envelope.result === undefined ? null : envelope.result },
+        );
+        return;
+      }
+      case 'ext-notify':
+        for (const connectionId of envelope.connectionIds) {
+          const session = this.connections.get(connectionId);
+          if (session?.link?.nodeId === envelope.from) session.deliverNotification(envelope.method, envelope.params);
+        }
+        return;
+      case 'ended':
+        for (const connectionId of envelope.connectionIds) {
+          this.connections.get(connectionId)?.linkEnded(connectionId, envelope.reason);
+        }
+        return;
+    }
+  }
+
+  private onAttach(envelope: AttachEnvelope): void {
+    const { from, rid, connectionId, extensionId } = envelope;
+    let outcome: AttachOutcome;
+    try {
+      outcome = this.attachLocal(this.extensions.get(envelope.extensionId), envelope, from);
+    } catch (error) {
+      const message = toProtocolError(error).message;
+      void this.publish(from, { t: 'attach-result', from: this.nodeId, rid, connectionId, extensionId, ok: false, message });
+      return;
+    }
+    const reply: Envelope = {
+      t: 'attach-result',
+      from: this.nodeId,
+      rid,
+      connectionId,
+      extensionId,
+      ok: true,
+      extensionName: outcome.extensionName,
+      peerCount: outcome.peerCount,
+    };
+    this.publish(from, reply).catch(() => this.detachLocal(envelope.connectionId));
+  }
+
+  private onRemoteCall(envelope: Extract<Envelope, { t: 'call' }>): void {
+    const extension = this.attachedTo.get(envelope.connectionId);
+    const client = extension?.attached.get(envelope.connectionId);
+    if (
+      !extension ||
+      !client ||
+      client.nodeId !== envelope.from ||
+      extension.extensionId !== envelope.extensionId ||
+      extension.userId !== envelope.userId
+    ) {
+      if (envelope.id !== undefined) {
+        const error = { code: ErrorCode.ServerError, message: 'Extension is not connected' };
+        void this.publish(envelope.from, { t: 'reply', from: this.nodeId, connectionId: envelope.connectionId, id: envelope.id, error });
+      }
+      void this.publish(envelope.from, {
+        t: 'ended',
+        from: this.nodeId,
+        connectionIds: [envelope.connectionId],
+        reason: 'Extension closed',
+      });
+      return;
+    }
+    extension.send(
+      envelope.id === undefined
+        ? notificationFrame(envelope.method, envelope.params)
+        : requestFrame(envelope.id, envelope.method, envelope.params),
+    );
+  }
+
+  private publish(nodeId: string, envelope: Envelope): Promise<void> {
+    return this.cluster.bus.publish(nodeId, envelope).catch((error: unknown) => {
+      this.logger.warn('cluster.publish_failed', { to: nodeId, type: envelope.t, error: toProtocolError(error).message });
+      throw error;
+    });
+  }
+
+  private expireCalls(): void {
+    const now = performance.now();
+    for (const session of this.mcpSessions) session.expireCalls(now);
+  }
+
+  /** Ends every connection shared with a node that stopped heart-beating. */
+  private async checkLiveness(): Promise<void> {
+    if (this.livenessRunning) return;
+    const remote = new Set<string>();
+    for (const session of this.connections.values()) {
+      if (session.link && session.link.nodeId !== this.nodeId) remote.add(session.link.nodeId);
+    }
+    for (const [connectionId, extension] of this.attachedTo) {
+      const client = extension.attached.get(connectionId);
+      if (client && client.nodeId !== this.nodeId) remote.add(client.nodeId);
+    }
+    if (remote.size === 0) return;
+    this.livenessRunning = true;
+    try {
+      const live = await withTimeout(
+        this.cluster.presence.liveNodes([...remote]),
+        this.limits.connectTimeoutMs,
+        'Liveness check',
+      ).catch(() => undefined);
+      if (!live || this.closing) return;
+      for (const nodeId of remote) if (!live.has(nodeId)) this.nodeLost(nodeId);
+    } finally {
+      this.livenessRunning = false;
+    }
+  }
+
+  private nodeLost(nodeId: string): void {
+    this.logger.warn('cluster.node_lost', { node: nodeId });
+    for (const [connectionId, session] of [...this.connections]) {
+      if (session.link?.nodeId === nodeId) session.linkEnded(connectionId, NODE_LOST);
+    }
+    for (const [connectionId, extension] of [...this.attachedTo]) {
+      if (extension.attached.get(connectionId)?.nodeId === nodeId) this.detachLocal(connectionId);
+    }
+  }
+}

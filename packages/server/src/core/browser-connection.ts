@@ -1,0 +1,31 @@
+import type { BrowserInfo, CallToolResult, OpenTabResult, TabInfo, Tool } from '@tabmcp/protocol';
+
+/** What the extension reports without being asked (browser-mcp-server.md's event messages). */
+export type BrowserEvent =
+  | { type: 'tabCreated'; tab: TabInfo }
+  | { type: 'tabUpdated'; tab: TabInfo }
+  | { type: 'tabClosed'; tabId: number }
+  | { type: 'tabFocused'; tabId: number; tools: Tool[] }
+  | { type: 'toolsChanged'; tabId: number; tools: Tool[] };
+
+/**
+ * The session core's view of the browser link. An adapter implements it over the WebSocket;
+ * every method answers once, with a timeout, and rejects at once when the link drops.
+ */
+export interface BrowserConnection {
+  readonly isUp: boolean;
+  waitUntilUp(timeoutMs: number): Promise<boolean>;
+  connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }>;
+  openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult>;
+  focusTab(tabId: number): Promise<{ tab: TabInfo }>;
+  closeTab(tabId: number): Promise<{ closed: true; tabId: number }>;
+  callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult>;
+  onevent: ((event: BrowserEvent) => void) | undefined;
+  onup: (() => void) | undefined;
+  ondown: ((reason: string) => void) | undefined;
+}
+
+/** Starts a browser with the extension; throws a ProtocolError whose message tells how to install one. */
+export interface BrowserLauncher {
+  launch(): Promise<void>;
+}

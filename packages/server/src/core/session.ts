@@ -1,0 +1,475 @@
+import {
+  type BrowserInfo,
+  type CallToolResult,
+  ErrorCode,
+  errorMessage,
+  ProtocolError,
+  type TabInfo,
+  type Tool,
+  validateJsonSchema,
+} from '@tabmcp/protocol';
+import { z } from 'zod';
+import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
+import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
+import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
+
+export interface SessionOptions {
+  connection: BrowserConnection;
+  launcher: BrowserLauncher | undefined;
+  /** Follow the tab the user activates in the browser (browser-mcp-server.md edge case, off by default). */
+  followBrowserFocus?: boolean;
+  pageToolTimeoutMs?: number;
+  /** How long connect_browser waits for an extension that is still dialling in. */
+  connectGraceMs?: number;
+  launchTimeoutMs?: number;
+  openTabToolWaitMs?: number;
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+interface TabState {
+  id: number;
+  title: string;
+  url: string;
+  tools: Tool[];
+}
+
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: { type: 'object'; [key: string]: unknown };
+  outputSchema?: { type: 'object'; [key: string]: unknown };
+  annotations?: Record<string, unknown>;
+}
+
+const NO_BROWSER_INSTRUCTIONS =
+  'Open Chrome or Chromium with the tabmcp extension enabled (see the README, "Use your own Chrome"), or call connect_browser with launch=true to start a fresh Chromium with the extension.';
+
+const ALLOWED_URL_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
+
+/**
+ * The state machine of browser-mcp-server.md. It decides which tools exist now, runs them, and
+ * says when the list changed. It never touches a socket or a process: the browser connection and
+ * the launcher are injected.
+ */
+export class BrowserSession {
+  readonly #connection: BrowserConnection;
+  readonly #launcher: BrowserLauncher | undefined;
+  readonly #options: Required<Omit<SessionOptions, 'connection' | 'launcher' | 'log'>>;
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #tabs = new Map<number, TabState>();
+  readonly #coreTools: Map<string, ToolDefinition>;
+  #connected = false;
+  /** The agent asked to be connected: a dropped link reconnects by itself. */
+  #wantConnected = false;
+  #browser: BrowserInfo | undefined;
+  #focusedTabId: number | null = null;
+  #pageTools: ExposedPageTool[] = [];
+  #announced = '';
+  #announceScheduled = false;
+  ontoolschanged: (() => void) | undefined;
+
+  constructor(options: SessionOptions) {
+    this.#connection = options.connection;
+    this.#launcher = options.launcher;
+    this.#log = options.log ?? (() => {});
+    this.#options = {
+      followBrowserFocus: options.followBrowserFocus ?? false,
+      pageToolTimeoutMs: options.pageToolTimeoutMs ?? 30_000,
+      connectGraceMs: options.connectGraceMs ?? 2_000,
+      launchTimeoutMs: options.launchTimeoutMs ?? 20_000,
+      openTabToolWaitMs: options.openTabToolWaitMs ?? 3_000,
+    };
+    this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
+    this.#connection.onevent = (event) => this.#onEvent(event);
+    this.#connection.ondown = (reason) => this.#onLinkDown(reason);
+    this.#connection.onup = () => this.#onLinkUp();
+    this.#announced = this.#signature();
+  }
+
+  get state(): 'DISCONNECTED' | 'CONNECTED_NO_TABS' | 'CONNECTED_NO_FOCUS' | 'TAB_FOCUSED' {
+    if (!this.#connected) return 'DISCONNECTED';
+    if (this.#tabs.size === 0) return 'CONNECTED_NO_TABS';
+    return this.#focusedTabId === null ? 'CONNECTED_NO_FOCUS' : 'TAB_FOCUSED';
+  }
+
+  get focusedTabId(): number | null {
+    return this.#focusedTabId;
+  }
+
+  /** browser-mcp-server.md, "Tool Availability by State". */
+  listTools(): ListedTool[] {
+    const core = this.#availableCoreNames().map((name) => this.#listCore(name));
+    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    if (!tab) return core;
+    const origin = originOf(tab.url);
+    return [
+      ...core,
+      ...this.#pageTools.map(({ exposedName, tool }) => ({
+        ...tool,
+        name: exposedName,
+        description: describePageTool(tool, origin),
+      })),
+    ];
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, progress: Progress = () => {}): Promise<CallToolResult> {
+    const core = this.#coreTools.get(name);
+    if (core) {
+      if (!this.#availableCoreNames().includes(name)) return errorResult(this.#unavailableReason(name));
+      const parsed = core.input.safeParse(args);
+      if (!parsed.success) {
+        const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+        return errorResult(`Invalid arguments for ${name}: ${problems.join('; ')}`);
+      }
+      try {
+        return await core.run(parsed.data, progress);
+      } catch (error) {
+        return errorResult(`${name} failed: ${errorMessage(error)}`);
+      }
+    }
+    const page = this.#pageTools.find((entry) => entry.exposedName === name);
+    if (!page || this.#focusedTabId === null) {
+      return errorResult(
+        `Unknown tool "${name}". ${this.#focusedTabId === null ? 'No tab is focused: call focus_tab or open_tab first, then list the tools again.' : 'The focused tab does not offer it (its tools may have changed): list the tools again.'}`,
+      );
+    }
+    return this.#callPageTool(this.#focusedTabId, page.tool, args);
+  }
+
+  async #callPageTool(tabId: number, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+    const problems = validateJsonSchema(tool.inputSchema, args);
+    if (problems.length > 0) {
+      return errorResult(
+        `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,
+      );
+    }
+    try {
+      return await this.#connection.callTool(tabId, tool.name, args, this.#options.pageToolTimeoutMs);
+    } catch (error) {
+      const stillOpen = this.#tabs.has(tabId);
+      const hint = stillOpen
+        ? 'The page may be busy or reloading; try again, or call list_tabs.'
+        : 'The tab is gone; call list_tabs and focus_tab to pick another.';
+      return errorResult(`The page tool "${tool.name}" in tab ${tabId} failed: ${errorMessage(error)}. ${hint}`);
+    }
+  }
+
+  #availableCoreNames(): string[] {
+    switch (this.state) {
+      case 'DISCONNECTED':
+        return ['connect_browser'];
+      case 'CONNECTED_NO_TABS':
+        return ['list_tabs', 'open_tab'];
+      case 'CONNECTED_NO_FOCUS':
+        return ['list_tabs', 'open_tab', 'focus_tab'];
+      case 'TAB_FOCUSED':
+        return ['list_tabs', 'open_tab', 'focus_tab', 'close_tab'];
+    }
+  }
+
+  #unavailableReason(name: string): string {
+    switch (this.state) {
+      case 'DISCONNECTED':
+        return `${name} needs a connected browser: call connect_browser first.`;
+      case 'CONNECTED_NO_TABS':
+        return name === 'connect_browser'
+          ? 'The browser is already connected. Call list_tabs or open_tab.'
+          : `${name} needs an open tab: call open_tab first.`;
+      case 'CONNECTED_NO_FOCUS':
+        return name === 'connect_browser'
+          ? 'The browser is already connected. Call list_tabs, open_tab or focus_tab.'
+          : `${name} needs a focused tab: call focus_tab first.`;
+      default:
+        return 'The browser is already connected.';
+    }
+  }
+
+  #listCore(name: string): ListedTool {
+    const tool = this.#coreTools.get(name);
+    if (!tool) throw new Error(`no core tool ${name}`);
+    return {
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      annotations: tool.annotations,
+    };
+  }
+
+  #defineCoreTools(): ToolDefinition[] {
+    const connectInput = z.object({ launch: z.boolean().default(false) }).strict();
+    const openInput = z.object({ url: z.string().min(1), focus: z.boolean().default(true) }).strict();
+    const focusInput = z.object({ tabId: z.number().int().nonnegative() }).strict();
+    const closeInput = z.object({ tabId: z.number().int().nonnegative().optional() }).strict();
+    const tools: ToolDefinition[] = [
+      {
+        name: 'connect_browser',
+        title: 'Connect to the browser',
+        description:
+          'Connect to the browser that runs the tabmcp extension. With launch=true, start a fresh Chromium with the extension if none is connected. Afterwards list_tabs and open_tab appear.',
+        input: connectInput,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            launch: {
+              type: 'boolean',
+              description: 'Launch a new browser instance if none is connected',
+              default: false,
+            },
+          },
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, openWorldHint: true },
+        run: (args, progress) => this.#connectBrowser((args as z.infer<typeof connectInput>).launch, progress),
+      },
+      {
+        name: 'list_tabs',
+        title: 'List tabs',
+        description:
+          "List the browser's open tabs with their tool counts, without loading their tools. focused marks the tab whose tools are loaded.",
+        input: z.object({}).strict(),
+        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+        annotations: { readOnlyHint: true, idempotentHint: true },
+        run: async () => jsonResult(this.#listTabs()),
+      },
+      {
+        name: 'open_tab',
+        title: 'Open a tab',
+        description:
+          "Open a URL in a new tab. With focus=true (default) the tab is focused and its page's tools appear in the tool list.",
+        input: openInput,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            url: { type: 'string', description: 'URL to open (http, https, file, about or data)' },
+            focus: { type: 'boolean', description: 'Focus the new tab after opening', default: true },
+          },
+          required: ['url'],
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, openWorldHint: true },
+        run: (args, progress) => {
+          const { url, focus } = args as z.infer<typeof openInput>;
+          return this.#openTab(url, focus, progress);
+        },
+      },
+      {
+        name: 'focus_tab',
+        title: 'Focus a tab',
+        description: "Focus a tab by id (from list_tabs): its page's tools replace the previous tab's tools.",
+        input: focusInput,
+        inputSchema: {
+          type: 'object',
+          properties: { tabId: { type: 'number', description: 'ID of the tab to focus' } },
+          required: ['tabId'],
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, idempotentHint: true },
+        run: (args) => this.#focusTab((args as z.infer<typeof focusInput>).tabId),
+      },
+      {
+        name: 'close_tab',
+        title: 'Close a tab',
+        description: 'Close a tab by id; without tabId, the focused tab. Closing the focused tab unloads its tools.',
+        input: closeInput,
+        inputSchema: {
+          type: 'object',
+          properties: { tabId: { type: 'number', description: 'ID of tab to close. Defaults to focused tab.' } },
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        run: (args) => this.#closeTab((args as z.infer<typeof closeInput>).tabId),
+      },
+    ];
+    return tools;
+  }
+
+  async #connectBrowser(launch: boolean, progress: Progress): Promise<CallToolResult> {
+    if (!this.#connection.isUp) {
+      if (launch) {
+        if (!this.#launcher) return errorResult('Launching is disabled in this tabmcp server.');
+        progress('Launching Chromium with the tabmcp extension');
+        try {
+          await this.#launcher.launch();
+        } catch (error) {
+          return jsonResult({ connected: false, error: 'No browser found', instructions: errorMessage(error) }, true);
+        }
+        progress('Waiting for the extension to connect');
+        if (!(await this.#connection.waitUntilUp(this.#options.launchTimeoutMs))) {
+          return errorResult(
+            `Chromium started but the tabmcp extension did not connect within ${this.#options.launchTimeoutMs} ms. See docs/troubleshooting.md.`,
+          );
+        }
+      } else if (!(await this.#connection.waitUntilUp(this.#options.connectGraceMs))) {
+        return jsonResult({ connected: false, error: 'No browser found', instructions: NO_BROWSER_INSTRUCTIONS }, true);
+      }
+    }
+    this.#wantConnected = true;
+    await this.#establish();
+    return jsonResult({ connected: true, browser: this.#browser, tabCount: this.#tabs.size });
+  }
+
+  async #establish(): Promise<void> {
+    const { browser, tabs } = await this.#connection.connect();
+    this.#browser = browser;
+    const previousFocus = this.#focusedTabId;
+    this.#tabs.clear();
+    for (const tab of tabs) this.#tabs.set(tab.id, toTabState(tab));
+    this.#connected = true;
+    // After a reconnect (worker restart) keep the agent's focus if its tab survived.
+    this.#setFocus(previousFocus !== null && this.#tabs.has(previousFocus) ? previousFocus : null);
+  }
+
+  #listTabs() {
+    return {
+      tabs: [...this.#tabs.values()].map((tab) => ({
+        id: tab.id,
+        title: tab.title,
+        url: tab.url,
+        focused: tab.id === this.#focusedTabId,
+        toolCount: tab.tools.length,
+      })),
+      focusedTabId: this.#focusedTabId,
+    };
+  }
+
+  async #openTab(url: string, focus: boolean, progress: Progress): Promise<CallToolResult> {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      return errorResult(`Invalid URL "${url}": give an absolute URL such as https://example.com`);
+    }
+    if (!ALLOWED_URL_PROTOCOLS.has(parsed.protocol)) {
+      return errorResult(`Refusing to open "${url}": only ${[...ALLOWED_URL_PROTOCOLS].join(' ')} URLs can be opened`);
+    }
+    progress(`Opening ${parsed.href}`);
+    const opened = await this.#connection.openTab(parsed.href, focus, this.#options.openTabToolWaitMs);
+    const existing = this.#tabs.get(opened.tab.id);
+    const tab = toTabState(opened.tab);
+    // Tool updates may have raced ahead of this reply; the newest non-empty list wins.
+    if (existing && existing.tools.length > 0 && tab.tools.length === 0) tab.tools = existing.tools;
+    this.#tabs.set(tab.id, tab);
+    if (focus) this.#setFocus(tab.id);
+    else this.#scheduleAnnounce();
+    return jsonResult({
+      tab: { id: tab.id, title: tab.title, url: tab.url },
+      focused: focus,
+      toolsAvailable: focus ? this.#pageTools.map((entry) => entry.exposedName) : tab.tools.map((t) => t.name),
+      ...(opened.toolsReady
+        ? {}
+        : { note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.' }),
+    });
+  }
+
+  async #focusTab(tabId: number): Promise<CallToolResult> {
+    if (!this.#tabs.has(tabId)) {
+      return errorResult(
+        `No tab with id ${tabId}. Open tabs: ${[...this.#tabs.keys()].join(', ') || 'none'}. Call list_tabs.`,
+      );
+    }
+    const { tab } = await this.#connection.focusTab(tabId);
+    const state = this.#tabs.get(tabId);
+    if (state) Object.assign(state, { title: tab.title, url: tab.url });
+    this.#setFocus(tabId);
+    return jsonResult({
+      success: true,
+      tab: { id: tabId, title: tab.title, url: tab.url },
+      toolsAvailable: this.#pageTools.map((entry) => entry.exposedName),
+    });
+  }
+
+  async #closeTab(requested: number | undefined): Promise<CallToolResult> {
+    const tabId = requested ?? this.#focusedTabId;
+    if (tabId === null || !this.#tabs.has(tabId)) {
+      return errorResult(`No tab with id ${tabId}. Call list_tabs to see the open tabs.`);
+    }
+    try {
+      await this.#connection.closeTab(tabId);
+    } catch (error) {
+      if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
+    }
+    this.#removeTab(tabId);
+    return jsonResult({ closed: true, tabId });
+  }
+
+  #removeTab(tabId: number): void {
+    this.#tabs.delete(tabId);
+    if (this.#focusedTabId === tabId) this.#setFocus(null);
+    else this.#scheduleAnnounce();
+  }
+
+  #setFocus(tabId: number | null): void {
+    this.#focusedTabId = tabId;
+    this.#refreshPageTools();
+  }
+
+  #refreshPageTools(): void {
+    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    this.#pageTools = tab ? exposePageTools(tab.tools, new Set(this.#coreTools.keys())) : [];
+    this.#scheduleAnnounce();
+  }
+
+  #onEvent(event: BrowserEvent): void {
+    if (!this.#connected) return;
+    switch (event.type) {
+      case 'tabCreated':
+      case 'tabUpdated': {
+        const existing = this.#tabs.get(event.tab.id);
+        this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: existing?.tools ?? [] });
+        this.#scheduleAnnounce();
+        return;
+      }
+      case 'tabClosed':
+        if (this.#tabs.has(event.tabId)) this.#removeTab(event.tabId);
+        return;
+      case 'toolsChanged':
+      case 'tabFocused': {
+        const tab = this.#tabs.get(event.tabId);
+        if (tab) tab.tools = event.tools;
+        if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#focusedTabId = event.tabId;
+        if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
+        return;
+      }
+    }
+  }
+
+  #onLinkDown(reason: string): void {
+    this.#log('link.down', { reason });
+    if (!this.#connected) return;
+    this.#connected = false;
+    this.#tabs.clear();
+    this.#pageTools = [];
+    this.#scheduleAnnounce();
+  }
+
+  #onLinkUp(): void {
+    if (!this.#wantConnected || this.#connected) return;
+    this.#establish().then(
+      () => this.#log('link.recovered', { tabs: this.#tabs.size }),
+      (error: unknown) => this.#log('link.recover-failed', { error: errorMessage(error) }),
+    );
+  }
+
+  /** Coalesces the changes of one tick into at most one list_changed, and only when the list differs. */
+  #scheduleAnnounce(): void {
+    if (this.#announceScheduled) return;
+    this.#announceScheduled = true;
+    queueMicrotask(() => {
+      this.#announceScheduled = false;
+      const signature = this.#signature();
+      if (signature === this.#announced) return;
+      this.#announced = signature;
+      this.ontoolschanged?.();
+    });
+  }
+
+  #signature(): string {
+    return JSON.stringify(this.listTools());
+  }
+}
+
+function toTabState(tab: TabInfo): TabState {
+  return { id: tab.id, title: tab.title, url: tab.url, tools: tab.tools ?? [] };
+}

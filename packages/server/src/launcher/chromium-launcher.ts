@@ -1,0 +1,112 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
+import type { BrowserLauncher } from '../core/browser-connection';
+import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
+
+export interface LaunchOptions {
+  browserPath: string | undefined;
+  extensionDir: string;
+  linkPort: number;
+  token: string;
+  headless: boolean;
+  startUrl?: string;
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+/**
+ * Starts Chromium on a fresh profile with a copy of the extension that already knows the link's
+ * port and pairing token, so a launched browser pairs by itself. Only the process we started is
+ * ever stopped.
+ */
+export class ChromiumLauncher implements BrowserLauncher {
+  readonly #options: LaunchOptions;
+  #child: ChildProcess | undefined;
+  #profileDir: string | undefined;
+
+  constructor(options: LaunchOptions) {
+    this.#options = options;
+  }
+
+  get running(): boolean {
+    return this.#child !== undefined && this.#child.exitCode === null;
+  }
+
+  async launch(): Promise<void> {
+    if (this.running) return;
+    const executable = findBrowser(this.#options.browserPath);
+    if (!executable) throw new ProtocolError(ErrorCode.ServerError, INSTALL_INSTRUCTIONS);
+    const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-profile-'));
+    const extensionDir = join(profileDir, 'extension');
+    cpSync(this.#options.extensionDir, extensionDir, { recursive: true });
+    writeFileSync(
+      join(extensionDir, 'config.json'),
+      JSON.stringify({ port: this.#options.linkPort, token: this.#options.token }),
+    );
+    // Without developer mode a fresh profile disables an unpacked extension on chrome.runtime.reload().
+    mkdirSync(join(profileDir, 'Default'), { recursive: true });
+    writeFileSync(
+      join(profileDir, 'Default', 'Preferences'),
+      JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
+    );
+    const args = [
+      ...(this.#options.headless ? ['--headless=new'] : []),
+      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--no-default-browser-check',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--window-size=1280,800',
+      `--user-data-dir=${profileDir}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+      // For tests and debugging, e.g. --remote-debugging-port=0.
+      ...(process.env.TABMCP_BROWSER_ARGS?.split(' ').filter(Boolean) ?? []),
+      this.#options.startUrl ?? 'about:blank',
+    ];
+    const logFd = openSync(join(profileDir, 'chromium.log'), 'a');
+    const child = spawn(executable, args, { detached: true, stdio: ['ignore', logFd, logFd] });
+    this.#child = child;
+    this.#profileDir = profileDir;
+    this.#options.log?.('browser.launched', { executable, pid: child.pid, profileDir });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error) =>
+        reject(
+          new ProtocolError(
+            ErrorCode.ServerError,
+            `Could not start ${executable}: ${error.message}. ${INSTALL_INSTRUCTIONS}`,
+          ),
+        ),
+      );
+    });
+    child.once('exit', (code, signal) => {
+      this.#options.log?.('browser.exited', { code, signal });
+      if (this.#child === child) this.#child = undefined;
+    });
+  }
+
+  /** Stops the browser we started (its whole process group) and removes its profile. */
+  stop(): void {
+    const child = this.#child;
+    this.#child = undefined;
+    if (child?.pid !== undefined && child.exitCode === null) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }
+    const profileDir = this.#profileDir;
+    this.#profileDir = undefined;
+    if (profileDir) {
+      // Chromium may still be writing for a moment after SIGTERM.
+      setTimeout(() => rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 }), 500).unref();
+    }
+  }
+}

@@ -1,0 +1,66 @@
+import { ErrorCode, ProtocolError, type TabInfo, type Tool } from '@tabmcp/protocol';
+import type { BrowserConnection } from '../src/core/browser-connection';
+
+/** An in-memory browser for the session core: tabs with tools, and calls that echo their arguments. */
+export class FakeBrowser implements BrowserConnection {
+  isUp = true;
+  tabs = new Map<number, TabInfo & { tools: Tool[] }>();
+  calls: Array<{ tabId: number; toolName: string; args: Record<string, unknown> }> = [];
+  nextId = 100;
+  onevent: BrowserConnection['onevent'];
+  onup: BrowserConnection['onup'];
+  ondown: BrowserConnection['ondown'];
+
+  async waitUntilUp(): Promise<boolean> {
+    return this.isUp;
+  }
+
+  async connect() {
+    return { browser: { name: 'Chromium', version: '156.0' }, tabs: [...this.tabs.values()] };
+  }
+
+  async openTab(url: string, focus: boolean) {
+    const tab = { id: this.nextId++, title: 'Loading...', url, tools: toolsFor(url) };
+    this.tabs.set(tab.id, tab);
+    return { tab, focused: focus, toolsReady: true };
+  }
+
+  async focusTab(tabId: number) {
+    const tab = this.tabs.get(tabId);
+    if (!tab) throw new ProtocolError(ErrorCode.TabNotFound, `No tab ${tabId}`);
+    return { tab };
+  }
+
+  async closeTab(tabId: number) {
+    this.tabs.delete(tabId);
+    return { closed: true as const, tabId };
+  }
+
+  async callTool(tabId: number, toolName: string, args: Record<string, unknown>) {
+    this.calls.push({ tabId, toolName, args });
+    return { content: [{ type: 'text', text: JSON.stringify({ tabId, toolName, args }) }] };
+  }
+
+  /** The browser side changes something on its own. */
+  emit(event: Parameters<NonNullable<BrowserConnection['onevent']>>[0]): void {
+    this.onevent?.(event);
+  }
+
+  drop(): void {
+    this.isUp = false;
+    this.ondown?.('test drop');
+  }
+}
+
+export function toolsFor(url: string): Tool[] {
+  if (!url.includes('shop')) return [];
+  return [
+    {
+      name: 'add_to_cart',
+      description: 'Add a product',
+      inputSchema: { type: 'object', properties: { productId: { type: 'string' } }, required: ['productId'] },
+    },
+    { name: 'list_tabs', description: 'A page tool that collides with a core tool', inputSchema: { type: 'object' } },
+    { name: 'weird name!', inputSchema: { type: 'object' } },
+  ];
+}

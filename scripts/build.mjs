@@ -1,0 +1,97 @@
+// Builds the extension, the page SDK script and the tabmcp server bundle with esbuild.
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const pkg = (name) => join(root, 'packages', name);
+const keyFile = readFileSync(join(pkg('protocol'), 'src/extension-id.ts'), 'utf8');
+const publicKey = /EXTENSION_PUBLIC_KEY =\s*'([^']+)'/.exec(keyFile)?.[1];
+if (!publicKey) throw new Error('EXTENSION_PUBLIC_KEY not found');
+const version = JSON.parse(readFileSync(join(pkg('extension'), 'package.json'), 'utf8')).version;
+
+const common = { bundle: true, sourcemap: 'linked', target: 'es2022', logLevel: 'warning', legalComments: 'none' };
+
+async function buildExtension() {
+  const out = join(pkg('extension'), 'dist');
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  await Promise.all([
+    build({
+      ...common,
+      entryPoints: { background: join(pkg('extension'), 'src/background/index.ts') },
+      outdir: out,
+      format: 'esm',
+      platform: 'browser',
+    }),
+    build({
+      ...common,
+      entryPoints: { content: join(pkg('extension'), 'src/content/content-script.ts') },
+      outdir: out,
+      format: 'iife',
+      platform: 'browser',
+    }),
+    build({
+      ...common,
+      entryPoints: { bridge: join(pkg('extension'), 'src/bridge/main-world.ts') },
+      outdir: out,
+      format: 'iife',
+      platform: 'browser',
+      minify: true,
+    }),
+  ]);
+  cpSync(join(pkg('extension'), 'static'), out, { recursive: true });
+  const manifest = {
+    manifest_version: 3,
+    name: 'tabmcp',
+    version,
+    description: 'Hands the tools of your open tabs to AI agents (MCP clients) through the local tabmcp server.',
+    key: publicKey,
+    minimum_chrome_version: '111',
+    background: { service_worker: 'background.js', type: 'module' },
+    permissions: ['tabs', 'scripting', 'storage', 'alarms'],
+    host_permissions: ['<all_urls>'],
+    content_scripts: [
+      { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },
+      { matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_idle' },
+    ],
+    action: { default_title: 'tabmcp' },
+  };
+  writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(join(out, 'config.json'), `${JSON.stringify({ port: 8765 })}\n`);
+}
+
+async function buildPageScript() {
+  const out = join(pkg('page'), 'dist');
+  rmSync(out, { recursive: true, force: true });
+  await build({
+    ...common,
+    entryPoints: { 'tabmcp-page': join(pkg('page'), 'src/script.ts') },
+    outdir: out,
+    format: 'iife',
+    platform: 'browser',
+    minify: true,
+  });
+}
+
+async function buildServer() {
+  const out = join(pkg('server'), 'dist');
+  rmSync(out, { recursive: true, force: true });
+  await build({
+    ...common,
+    entryPoints: { tabmcp: join(pkg('server'), 'src/cli.ts') },
+    outdir: out,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    external: ['bufferutil', 'utf-8-validate'],
+    banner: {
+      js: "import { createRequire as __tabmcpRequire } from 'node:module'; const require = __tabmcpRequire(import.meta.url);",
+    },
+  });
+}
+
+const started = Date.now();
+await Promise.all([buildExtension(), buildPageScript(), buildServer()]);
+console.error(`build: done in ${Date.now() - started} ms`);

@@ -1,0 +1,37 @@
+// Runs every test file with Node's test runner (tsx for TypeScript).
+// `--unit` runs the in-process tests only; the default adds the real-Chromium end-to-end tests.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const unitOnly = process.argv.includes('--unit');
+const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+
+function findTests(dir) {
+  const found = [];
+  for (const entry of readdirSync(dir)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) found.push(...findTests(path));
+    else if (entry.endsWith('.test.ts')) found.push(path);
+  }
+  return found;
+}
+
+const roots = ['packages', ...(unitOnly ? [] : ['e2e'])];
+const files = roots
+  .flatMap((root) => findTests(root))
+  .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+  .sort();
+
+if (files.length === 0) {
+  console.error('No test files matched.');
+  process.exit(1);
+}
+
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=1', '--test-timeout=180000', ...files],
+  { stdio: 'inherit' },
+);
+process.exit(result.status ?? 1);
