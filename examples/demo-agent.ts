@@ -7,7 +7,8 @@ import { startExampleServer } from './serve';
  * What an agent does with tabmcp, step by step: connect (launching Chromium with the extension),
  * open the demo shop, see its tools appear, call them. Pass --headed to watch in a window.
  */
-const headed = process.argv.includes('--headed') || (process.env.DISPLAY !== undefined && !process.argv.includes('--headless'));
+const headed =
+  process.argv.includes('--headed') || (process.env.DISPLAY !== undefined && !process.argv.includes('--headless'));
 const site = await startExampleServer();
 const args = ['packages/server/dist/tabmcp.js', ...(headed ? [] : ['--headless'])];
 const client = new Client({ name: 'tabmcp-demo-agent', version: '1.0.0' });
@@ -26,7 +27,9 @@ async function call(name: string, input: Record<string, unknown> = {}): Promise<
   const started = performance.now();
   const result = (await client.callTool({ name, arguments: input })) as CallToolResult;
   const text = result.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join(' ');
-  say(`  ${result.isError ? '✗' : '✓'} ${(performance.now() - started).toFixed(1)} ms: ${text.replace(/\s+/g, ' ').slice(0, 300)}`);
+  say(
+    `  ${result.isError ? '✗' : '✓'} ${(performance.now() - started).toFixed(1)} ms: ${text.replace(/\s+/g, ' ').slice(0, 300)}`,
+  );
   return result;
 }
 

@@ -1,13 +1,16 @@
 import {
-  type CallToolResult,
+  CallToolResult,
   type ContentToBackground,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
+  type PageMethod,
+  PendingRequests,
   ProtocolError,
   type Tool,
   type ToolSource,
+  validate,
 } from '@tabmcp/protocol';
-import { PendingRequests } from './pending-requests';
+
 import type { TabTransport } from './tab-transport';
 
 export interface TabTools {
@@ -35,8 +38,11 @@ export class Hub {
   readonly #now: () => number;
   readonly #log: (event: string, details: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabTools>();
-  readonly #pending = new PendingRequests<CallToolResult>();
+  readonly #pending = new PendingRequests<unknown>();
   readonly #listeners = new Set<(tabId: number, tools: Tool[]) => void>();
+  readonly #pageListeners = new Set<
+    (tabId: number, method: string, params: Record<string, unknown> | undefined) => void
+  >();
 
   constructor(options: HubOptions) {
     this.#transport = options.transport;
@@ -51,6 +57,14 @@ export class Hub {
   onToolsChanged(listener: (tabId: number, tools: Tool[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** A page's resource and prompt notifications, relayed as they come. */
+  onPageNotification(
+    listener: (tabId: number, method: string, params: Record<string, unknown> | undefined) => void,
+  ): () => void {
+    this.#pageListeners.add(listener);
+    return () => this.#pageListeners.delete(listener);
   }
 
   toolsOf(tabId: number): Tool[] {
@@ -81,6 +95,28 @@ export class Hub {
     const answer = this.#pending.wait(id, tabId, timeoutMs, () => `Tool "${toolName}" in tab ${tabId}`);
     this.#log('call', { tabId, toolName });
     this.#transport.send(tabId, { jsonrpc: '2.0', id, method: 'browser/executeTool', params: { toolName, args } });
+    const payload = await answer;
+    const checked = validate(CallToolResult, payload, `result of ${toolName}`);
+    if (!checked.ok) throw checked.error;
+    return checked.value;
+  }
+
+  /** Relays a resources/prompts request to a tab's page; the caller checks the result's shape. */
+  async pageRequest(
+    tabId: number,
+    method: PageMethod,
+    params: Record<string, unknown> | undefined,
+    timeoutMs = this.#timeoutMs,
+  ) {
+    if (!this.#tabs.has(tabId)) {
+      throw new ProtocolError(
+        ErrorCode.TabNotFound,
+        `Tab ${tabId} has no connected page; it may have closed or be loading`,
+      );
+    }
+    const id = this.#pending.nextId('page-');
+    const answer = this.#pending.wait(id, tabId, timeoutMs, () => `${method} in tab ${tabId}`);
+    this.#transport.send(tabId, { jsonrpc: '2.0', id, method: 'browser/pageRequest', params: { method, params } });
     return answer;
   }
 
@@ -91,6 +127,10 @@ export class Hub {
   }
 
   #onMessage(tabId: number, message: ContentToBackground, senderUrl: string | undefined): void {
+    if ('method' in message && message.method === 'browser/pageNotification') {
+      for (const listener of this.#pageListeners) listener(tabId, message.params.method, message.params.params);
+      return;
+    }
     if ('method' in message) {
       const tools = dedupeByName(message.params.tools);
       const previous = this.#tabs.get(tabId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonRpcErrorObject } from './jsonrpc';
+import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
 
 /**
@@ -48,6 +49,14 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     args: ToolArguments,
     timeoutMs: z.number().int().positive().max(600_000).optional(),
   }),
+  /** Resources and prompts of a tab's page (mcp-window.md), relayed as MCP requests. */
+  z.object({
+    type: z.literal('pageRequest'),
+    requestId: RequestId,
+    tabId: TabId,
+    method: PageMethod,
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
 ]);
 export type ServerToExtension = z.infer<typeof ServerToExtension>;
 export type ServerRequest = Exclude<ServerToExtension, { type: 'pong' }>;
@@ -73,6 +82,16 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tabClosed'), tabId: TabId }),
   z.object({ type: z.literal('tabFocused'), tabId: TabId, tools: ToolList }),
   z.object({ type: z.literal('toolsChanged'), tabId: TabId, tools: ToolList }),
+  z.object({
+    type: z.literal('pageNotification'),
+    tabId: TabId,
+    method: z.enum([
+      'notifications/resources/list_changed',
+      'notifications/resources/updated',
+      'notifications/prompts/list_changed',
+    ]),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
   z.object({
     type: z.literal('toolResult'),
     callId: RequestId,

@@ -5,6 +5,7 @@ export * from './json-schema';
 export * from './jsonrpc';
 export * from './limits';
 export * from './parse';
+export * from './pending-requests';
 export * from './port';
 export * from './tab-envelope';
 export * from './tab-wire';

@@ -2,4 +2,5 @@
 export * from './errors';
 export * from './json-schema';
 export * from './limits';
+export * from './pending-requests';
 export * from './tab-wire';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonRpcId } from './jsonrpc';
-import { CallToolResult, ToolArguments, ToolList } from './tool';
+import { ToolArguments, ToolList } from './tool';
 
 /**
  * Messages on the chrome.runtime Port between a tab's content script (the proxy of mcp-b.md) and
@@ -32,18 +32,59 @@ export const ExecuteToolRequest = z.object({
 });
 export type ExecuteToolRequest = z.infer<typeof ExecuteToolRequest>;
 
-export const ToolResultMessage = z.object({
+/** MCP methods of a page that the hub may relay besides tools/call (resources and prompts of mcp-window.md). */
+export const PageMethod = z.enum([
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+  'prompts/list',
+  'prompts/get',
+]);
+export type PageMethod = z.infer<typeof PageMethod>;
+
+export const PageRequest = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: JsonRpcId,
+  method: z.literal('browser/pageRequest'),
+  params: z.object({ method: PageMethod, params: z.record(z.string(), z.unknown()).optional() }),
+});
+export type PageRequest = z.infer<typeof PageRequest>;
+
+/**
+ * The answer to executeTool or pageRequest, as mcp-b.md shapes it. The payload of a success is
+ * checked by whoever asked (a CallToolResult for executeTool), since only it knows the method.
+ */
+export const PortResponse = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
   result: z.union([
-    z.object({ success: z.literal(true), payload: CallToolResult }),
+    z.object({ success: z.literal(true), payload: z.unknown() }),
     z.object({ success: z.literal(false), payload: z.string().max(65_536) }),
   ]),
 });
-export type ToolResultMessage = z.infer<typeof ToolResultMessage>;
+export type PortResponse = z.infer<typeof PortResponse>;
 
-export const ContentToBackground = z.union([RegisterToolsMessage, UpdateToolsMessage, ToolResultMessage]);
+/** A page's own MCP notifications other than tools (resources/prompts list changes, resource updates). */
+export const PageNotificationMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.literal('browser/pageNotification'),
+  params: z.object({
+    method: z.enum([
+      'notifications/resources/list_changed',
+      'notifications/resources/updated',
+      'notifications/prompts/list_changed',
+    ]),
+    params: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+
+export const ContentToBackground = z.union([
+  RegisterToolsMessage,
+  UpdateToolsMessage,
+  PageNotificationMessage,
+  PortResponse,
+]);
 export type ContentToBackground = z.infer<typeof ContentToBackground>;
 
-export const BackgroundToContent = ExecuteToolRequest;
+export const BackgroundToContent = z.union([ExecuteToolRequest, PageRequest]);
 export type BackgroundToContent = z.infer<typeof BackgroundToContent>;

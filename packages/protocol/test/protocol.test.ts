@@ -57,7 +57,8 @@ describe('parseMessage', () => {
       'port message',
     );
     assert.ok(parsed.ok);
-    if (parsed.ok && 'method' in parsed.value) assert.deepEqual(parsed.value.params.tools[0], tool);
+    if (parsed.ok && 'method' in parsed.value && 'tools' in parsed.value.params)
+      assert.deepEqual(parsed.value.params.tools[0], tool);
   });
 });
 

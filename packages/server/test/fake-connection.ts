@@ -41,6 +41,10 @@ export class FakeBrowser implements BrowserConnection {
     return { content: [{ type: 'text', text: JSON.stringify({ tabId, toolName, args }) }] };
   }
 
+  async pageRequest(tabId: number, method: string) {
+    return { tabId, method };
+  }
+
   /** The browser side changes something on its own. */
   emit(event: Parameters<NonNullable<BrowserConnection['onevent']>>[0]): void {
     this.onevent?.(event);

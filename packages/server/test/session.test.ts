@@ -20,7 +20,8 @@ function setup(options: { launcher?: boolean } = {}) {
   return { browser, session, names, changes: () => changes, settle, launched };
 }
 
-const text = (result: { content: Array<{ type: string; text?: string }> }) => result.content.map((c) => c.text).join('');
+const text = (result: { content: Array<{ type: string; text?: string }> }) =>
+  result.content.map((c) => c.text).join('');
 
 describe('BrowserSession state machine', () => {
   it('walks the states of browser-mcp-server.md with one list_changed per visible change', async () => {
@@ -38,7 +39,15 @@ describe('BrowserSession state machine', () => {
     await settle();
     assert.equal(session.state, 'TAB_FOCUSED');
     assert.deepEqual(opened.toolsAvailable, ['add_to_cart', 'page_list_tabs', 'weird_name_']);
-    assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'add_to_cart', 'page_list_tabs', 'weird_name_']);
+    assert.deepEqual(names(), [
+      'list_tabs',
+      'open_tab',
+      'focus_tab',
+      'close_tab',
+      'add_to_cart',
+      'page_list_tabs',
+      'weird_name_',
+    ]);
     assert.equal(changes(), 2);
 
     await session.callTool('open_tab', { url: 'http://other.test/', focus: false });
@@ -106,12 +115,20 @@ describe('BrowserSession state machine', () => {
     await settle();
     const before = changes();
 
-    browser.emit({ type: 'toolsChanged', tabId: opened.tab.id, tools: [{ name: 'only_one', inputSchema: { type: 'object' } }] });
+    browser.emit({
+      type: 'toolsChanged',
+      tabId: opened.tab.id,
+      tools: [{ name: 'only_one', inputSchema: { type: 'object' } }],
+    });
     await settle();
     assert.equal(changes(), before + 1);
     assert.ok(names().includes('only_one'));
 
-    browser.emit({ type: 'toolsChanged', tabId: opened.tab.id, tools: [{ name: 'only_one', inputSchema: { type: 'object' } }] });
+    browser.emit({
+      type: 'toolsChanged',
+      tabId: opened.tab.id,
+      tools: [{ name: 'only_one', inputSchema: { type: 'object' } }],
+    });
     await settle();
     assert.equal(changes(), before + 1, 'identical tools do not re-announce');
 

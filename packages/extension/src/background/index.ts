@@ -22,6 +22,14 @@ link.onopen = () =>
 link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
 
 hub.onToolsChanged((tabId, tools) => link.send({ type: 'toolsChanged', tabId, tools }));
+hub.onPageNotification((tabId, method, params) =>
+  link.send({
+    type: 'pageNotification',
+    tabId,
+    method: method as 'notifications/resources/updated',
+    ...(params ? { params } : {}),
+  }),
+);
 
 chrome.tabs.onCreated.addListener((tab) => {
   if (tab.id !== undefined) link.send({ type: 'tabCreated', tab: toTabInfo(tab) });

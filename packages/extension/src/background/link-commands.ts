@@ -64,6 +64,10 @@ async function run(request: Exclude<ServerRequest, { type: 'callTool' }>, hub: H
         result: { tab: toTabInfo(updated ?? tab, hub.toolsOf(request.tabId)) },
       };
     }
+    case 'pageRequest': {
+      const result = await hub.pageRequest(request.tabId, request.method, request.params);
+      return { type: 'response', requestId: request.requestId, result };
+    }
     case 'closeTab': {
       await getTab(request.tabId);
       await chrome.tabs.remove(request.tabId);

@@ -9,6 +9,19 @@ import { connectPort, type TabPort } from './port';
  * background over a Port, and relays calls. Runs in the isolated world; the page is untrusted.
  */
 const UPDATE_DEBOUNCE_MS = 50;
+const PAGE_NOTIFICATIONS = new Set([
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/prompts/list_changed',
+]);
+type PageNotificationMethod =
+  | 'notifications/resources/list_changed'
+  | 'notifications/resources/updated'
+  | 'notifications/prompts/list_changed';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 const POLL_INTERVAL_MS = 60_000;
 
 async function main(): Promise<void> {
@@ -36,6 +49,17 @@ async function main(): Promise<void> {
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
   client.onnotification = (notification) => {
+    if (PAGE_NOTIFICATIONS.has(notification.method)) {
+      port?.post({
+        jsonrpc: '2.0',
+        method: 'browser/pageNotification',
+        params: {
+          method: notification.method as PageNotificationMethod,
+          ...(isRecord(notification.params) ? { params: notification.params } : {}),
+        },
+      });
+      return;
+    }
     if (notification.method !== 'notifications/tools/list_changed') return;
     clearTimeout(debounce);
     debounce = setTimeout(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);

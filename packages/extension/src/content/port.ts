@@ -40,6 +40,18 @@ export function connectPort(client: TabClient, onconnect: () => void, onclose: (
       const parsed = validate(BackgroundToContent, raw, 'background message');
       if (!parsed.ok) return;
       const request = parsed.value;
+      if (request.method === 'browser/pageRequest') {
+        client.request(request.params.method, request.params.params ?? {}).then(
+          (payload) => safePost(current, { jsonrpc: '2.0', id: request.id, result: { success: true, payload } }),
+          (error: unknown) =>
+            safePost(current, {
+              jsonrpc: '2.0',
+              id: request.id,
+              result: { success: false, payload: errorMessage(error) },
+            }),
+        );
+        return;
+      }
       client.request('tools/call', { name: request.params.toolName, arguments: request.params.args }).then(
         (payload) => {
           // The page is untrusted: its answer must be a CallToolResult before it leaves the tab.

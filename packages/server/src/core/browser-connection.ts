@@ -1,4 +1,4 @@
-import type { BrowserInfo, CallToolResult, OpenTabResult, TabInfo, Tool } from '@tabmcp/protocol';
+import type { BrowserInfo, CallToolResult, OpenTabResult, PageMethod, TabInfo, Tool } from '@tabmcp/protocol';
 
 /** What the extension reports without being asked (browser-mcp-server.md's event messages). */
 export type BrowserEvent =
@@ -6,7 +6,8 @@ export type BrowserEvent =
   | { type: 'tabUpdated'; tab: TabInfo }
   | { type: 'tabClosed'; tabId: number }
   | { type: 'tabFocused'; tabId: number; tools: Tool[] }
-  | { type: 'toolsChanged'; tabId: number; tools: Tool[] };
+  | { type: 'toolsChanged'; tabId: number; tools: Tool[] }
+  | { type: 'pageNotification'; tabId: number; method: string; params?: Record<string, unknown> };
 
 /**
  * The session core's view of the browser link. An adapter implements it over the WebSocket;
@@ -20,6 +21,8 @@ export interface BrowserConnection {
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;
   closeTab(tabId: number): Promise<{ closed: true; tabId: number }>;
   callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult>;
+  /** A resources/prompts request to a tab's page; the caller checks the result's shape. */
+  pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown>;
   onevent: ((event: BrowserEvent) => void) | undefined;
   onup: (() => void) | undefined;
   ondown: ((reason: string) => void) | undefined;

@@ -432,6 +432,8 @@ export class BrowserSession {
         if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
         return;
       }
+      case 'pageNotification':
+        return;
     }
   }
 

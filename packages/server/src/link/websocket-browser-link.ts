@@ -1,6 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { PendingRequests } from '@tabmcp/hub';
 import {
   type BrowserInfo,
   type CallToolResult,
@@ -10,6 +9,8 @@ import {
   ExtensionToServer as ExtensionToServerSchema,
   MAX_MESSAGE_BYTES,
   type OpenTabResult,
+  type PageMethod,
+  PendingRequests,
   ProtocolError,
   parseMessage,
   type ServerToExtension,
@@ -150,6 +151,10 @@ export class WebSocketBrowserLink implements BrowserConnection {
       timeoutMs + 2_000,
     );
     return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
+  }
+
+  async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
+    return this.#value({ type: 'pageRequest', requestId: '', tabId, method, ...(params ? { params } : {}) }, method);
   }
 
   async #value(message: ServerToExtension, what: string, timeoutMs?: number): Promise<unknown> {

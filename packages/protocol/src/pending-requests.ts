@@ -1,4 +1,4 @@
-import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
+import { ErrorCode, ProtocolError } from './errors';
 
 interface Entry<T> {
   resolve(value: T): void;
