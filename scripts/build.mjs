@@ -1,5 +1,5 @@
 // Builds the extension, the page SDK script and the tabmcp server bundle with esbuild.
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -41,7 +41,8 @@ async function buildExtension() {
       minify: true,
     }),
   ]);
-  cpSync(join(pkg('extension'), 'static'), out, { recursive: true });
+  const staticDir = join(pkg('extension'), 'static');
+  if (existsSync(staticDir)) cpSync(staticDir, out, { recursive: true });
   const manifest = {
     manifest_version: 3,
     name: 'tabmcp',
