@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 /** Serves the demo sites of examples/ and the page SDK script on loopback, for the demo and the tests. */
 const here = dirname(fileURLToPath(import.meta.url));
 const sdkDir = resolve(here, '..', 'packages', 'page', 'dist');
+// MCP-B's published scripts, for the interop examples (pages built on @mcp-b/global, the WebMCP polyfill).
+const mcpbDir = resolve(here, '..', 'node_modules', '@mcp-b');
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -24,7 +26,11 @@ export interface ExampleServer {
 export async function startExampleServer(port = 0, host = '127.0.0.1'): Promise<ExampleServer> {
   const server: Server = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
-    const [base, rest] = path.startsWith('/sdk/') ? [sdkDir, path.slice(5)] : [here, path.slice(1)];
+    const [base, rest] = path.startsWith('/sdk/')
+      ? [sdkDir, path.slice(5)]
+      : path.startsWith('/vendor/mcp-b/')
+        ? [mcpbDir, path.slice(14)]
+        : [here, path.slice(1)];
     let file = normalize(join(base, rest));
     if (!file.startsWith(base)) {
       response.writeHead(403).end();

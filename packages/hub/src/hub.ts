@@ -1,65 +1,140 @@
 import {
+  type AuditEntry,
+  type BrowserCapabilities,
   CallToolResult,
   type ContentToBackground,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
+  errorMessage,
   type PageMethod,
   PendingRequests,
   ProtocolError,
+  type SiteAccess,
   type Tool,
   type ToolSource,
   validate,
 } from '@tabmcp/protocol';
-
+import { AuditLog } from './audit-log';
+import { describeHubTool } from './descriptions';
+import { domainOf, originOfDomain } from './domain';
+import { bestTabForDomain } from './routing';
+import { type SiteDecision, SitePolicy, siteOf } from './site-policy';
+import { HubSnapshot, type HubStore, type StoredCachedTool, type StoredTab } from './store';
 import type { TabTransport } from './tab-transport';
+import { checkTools, isCached } from './tool-check';
+import { hubToolName } from './tool-namer';
 
 export interface TabTools {
   tabId: number;
   url: string | undefined;
+  domain: string | undefined;
+  /** The N of `tab<N>` in hub names: small, per domain, stable while the tab lives. */
+  ordinal: number;
   source: ToolSource | undefined;
   tools: Tool[];
   updatedAt: number;
+  /** False for a tab restored from storage whose content script has not registered again yet. */
+  connected: boolean;
+}
+
+/** Opens a tab for a cached tool whose tabs are all closed. */
+export interface TabOpener {
+  open(url: string): Promise<number>;
 }
 
 export interface HubOptions {
   transport: TabTransport;
+  store?: HubStore;
+  opener?: TabOpener;
+  /** Per request to a tab (mcp-b.md: 10 s). */
   requestTimeoutMs?: number;
+  /** How long a reopened tab may take to register its tools (10 s). */
+  openWaitMs?: number;
+  /** A tab that is still loading (no content script yet) is retried this often (3) ... */
+  retries?: number;
+  /** ... this far apart (1 s), or sooner when it registers. */
+  retryDelayMs?: number;
+  /** Stored tabs older than this are dropped when the worker starts (1 h). */
+  staleTabMs?: number;
+  /** A restored tab whose content script has not registered again after this long is dropped (15 s). */
+  restoreGraceMs?: number;
   now?: () => number;
   log?: (event: string, details: Record<string, unknown>) => void;
 }
 
+interface Route {
+  domain: string;
+  toolName: string;
+  /** Undefined for a cached tool with no open tab. */
+  tabId: number | undefined;
+}
+
+type Listener<A extends unknown[]> = (...args: A) => void;
+
+const HOUR_MS = 3_600_000;
+
 /**
- * The hub core of mcp-b.md: which tab offers which tools, and routing of calls to a tab with a
- * pending map. It never touches `chrome.*`: the transport is injected.
+ * The hub of mcp-b.md: each tab's tools by domain and tab, cached tools that outlive their tab,
+ * hub names and descriptions, routing to the best tab, and the site policy that decides which
+ * tools reach agents. It never touches `chrome.*`: transport, store and tab opener are injected.
  */
 export class Hub {
   readonly #transport: TabTransport;
+  readonly #store: HubStore | undefined;
+  readonly #opener: TabOpener | undefined;
   readonly #timeoutMs: number;
+  readonly #openWaitMs: number;
+  readonly #retries: number;
+  readonly #retryDelayMs: number;
+  readonly #staleTabMs: number;
+  readonly #restoreGraceMs: number;
   readonly #now: () => number;
   readonly #log: (event: string, details: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabTools>();
+  readonly #cached = new Map<string, StoredCachedTool>();
+  readonly #policy = new SitePolicy();
+  readonly #audit = new AuditLog();
   readonly #pending = new PendingRequests<unknown>();
-  readonly #listeners = new Set<(tabId: number, tools: Tool[]) => void>();
-  readonly #pageListeners = new Set<
-    (tabId: number, method: string, params: Record<string, unknown> | undefined) => void
-  >();
+  readonly #registrationWaiters = new Map<number, Set<() => void>>();
+  readonly #listeners = new Set<Listener<[number, Tool[]]>>();
+  readonly #hubListeners = new Set<Listener<[Tool[]]>>();
+  readonly #pageListeners = new Set<Listener<[number, string, Record<string, unknown> | undefined]>>();
+  #activeTabId: number | undefined;
+  #exposed: Tool[] = [];
+  #routes = new Map<string, Route>();
+  #exposedSignature = '[]';
 
   constructor(options: HubOptions) {
     this.#transport = options.transport;
+    this.#store = options.store;
+    this.#opener = options.opener;
     this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#openWaitMs = options.openWaitMs ?? 10_000;
+    this.#retries = options.retries ?? 3;
+    this.#retryDelayMs = options.retryDelayMs ?? 1_000;
+    this.#staleTabMs = options.staleTabMs ?? HOUR_MS;
+    this.#restoreGraceMs = options.restoreGraceMs ?? 15_000;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? (() => {});
     this.#transport.onmessage = (tabId, message, senderUrl) => this.#onMessage(tabId, message, senderUrl);
     this.#transport.ondisconnect = (tabId) => this.#onDisconnect(tabId);
   }
 
-  /** Called whenever a tab's tool list changes (including to empty when the tab goes away). */
+  // ---- listeners ----
+
+  /** A tab's visible tool list changed (to empty when it goes away or its site is not allowed). */
   onToolsChanged(listener: (tabId: number, tools: Tool[]) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  /** A page's resource and prompt notifications, relayed as they come. */
+  /** The `all` view's list (hub names) changed. */
+  onHubToolsChanged(listener: (tools: Tool[]) => void): () => void {
+    this.#hubListeners.add(listener);
+    return () => this.#hubListeners.delete(listener);
+  }
+
+  /** A page's resource and prompt notifications, relayed as they come (allowed sites only). */
   onPageNotification(
     listener: (tabId: number, method: string, params: Record<string, unknown> | undefined) => void,
   ): () => void {
@@ -67,8 +142,12 @@ export class Hub {
     return () => this.#pageListeners.delete(listener);
   }
 
+  // ---- queries ----
+
+  /** The tools of a tab as agents may see them: none unless its site is allowed. */
   toolsOf(tabId: number): Tool[] {
-    return this.#tabs.get(tabId)?.tools ?? [];
+    const tab = this.#tabs.get(tabId);
+    return tab && this.#policy.access(tab.url) === 'allowed' ? tab.tools : [];
   }
 
   hasRegistered(tabId: number): boolean {
@@ -79,26 +158,148 @@ export class Hub {
     return [...this.#tabs.values()];
   }
 
-  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs = this.#timeoutMs) {
-    const tab = this.#tabs.get(tabId);
-    if (!tab) {
-      throw new ProtocolError(
-        ErrorCode.TabNotFound,
-        `Tab ${tabId} has no connected page; it may have closed or be loading`,
-      );
+  siteAccess(url: string | undefined): SiteAccess {
+    return this.#policy.access(url);
+  }
+
+  sites(): Array<{ site: string; decision: SiteDecision }> {
+    return this.#policy.entries();
+  }
+
+  /** Every allowed tab's tools under hub names, plus cached tools whose tabs are closed. */
+  hubTools(): Tool[] {
+    return this.#exposed;
+  }
+
+  get activeTabId(): number | undefined {
+    return this.#activeTabId;
+  }
+
+  capabilities(): BrowserCapabilities {
+    return {
+      multiTabSupport: true,
+      cacheSupported: this.#store !== undefined && this.#opener !== undefined,
+      elicitation: false,
+    };
+  }
+
+  audit(kinds?: ReadonlyArray<AuditEntry['kind']>, limit?: number): AuditEntry[] {
+    return this.#audit.recent(kinds, limit);
+  }
+
+  // ---- commands from the adapters ----
+
+  /** Rebuilds the state a stopped worker had: stored tabs still open (and fresh), cached tools, site decisions. */
+  async restore(liveTabs: ReadonlyArray<{ tabId: number; url: string | undefined }>): Promise<void> {
+    const raw = await this.#store?.load();
+    if (raw === undefined || raw === null) return;
+    const parsed = HubSnapshot.safeParse(raw);
+    if (!parsed.success) {
+      this.#log('restore.rejected', { reason: parsed.error.issues[0]?.message ?? 'invalid snapshot' });
+      return;
     }
+    for (const { site, decision } of parsed.data.sites) this.#policy.set(site, decision);
+    for (const cached of parsed.data.cached) this.#cached.set(cacheKey(cached.domain, cached.tool.name), cached);
+    const live = new Map(liveTabs.map((tab) => [tab.tabId, tab.url]));
+    const now = this.#now();
+    let restored = 0;
+    for (const stored of parsed.data.tabs) {
+      const liveUrl = live.get(stored.tabId);
+      // A content script that registered while storage loaded is newer than the stored entry.
+      if (this.#tabs.has(stored.tabId) || liveUrl === undefined || now - stored.updatedAt > this.#staleTabMs) continue;
+      if (domainOf(liveUrl) !== stored.domain) continue;
+      const ordinal = this.#ordinalTaken(stored.domain, stored.ordinal, stored.tabId)
+        ? this.#freeOrdinal(stored.domain)
+        : stored.ordinal;
+      this.#tabs.set(stored.tabId, { ...stored, ordinal, source: stored.source, connected: false });
+      this.#emit(stored.tabId);
+      restored += 1;
+    }
+    this.#log('restore', { tabs: restored, cached: this.#cached.size, sites: parsed.data.sites.length });
+    this.#changed();
+    if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#restoreGraceMs);
+  }
+
+  /** A restored tab whose page never came back (its content script gave up) must not keep offering tools. */
+  #dropUnclaimed(): void {
+    for (const tab of [...this.#tabs.values()]) {
+      if (!tab.connected) this.removeTab(tab.tabId, `Tab ${tab.tabId} did not reconnect after the worker restarted`);
+    }
+  }
+
+  setActiveTab(tabId: number | undefined): void {
+    if (this.#activeTabId === tabId) return;
+    this.#activeTabId = tabId;
+    this.#rebuild();
+  }
+
+  setSiteDecision(site: string, decision: SiteDecision | undefined): void {
+    if (!this.#policy.set(site, decision)) return;
+    this.#audit.add({ at: this.#now(), kind: 'site', domain: site, detail: decision ?? 'forget' });
+    this.#log('site', { site, decision: decision ?? 'forget' });
+    for (const tab of this.#tabs.values()) if (siteOf(tab.url) === site) this.#emit(tab.tabId);
+    this.#changed();
+  }
+
+  /** The tab went away (closed, navigated, crashed): keep its cached tools, forget the rest, answer its calls. */
+  removeTab(tabId: number, reason: string): void {
+    this.#pending.rejectGroup(tabId, () => new ProtocolError(ErrorCode.TabNotFound, reason, { delivered: true }));
+    if (!this.#tabs.delete(tabId)) return;
+    this.#emit(tabId, []);
+    this.#changed();
+  }
+
+  // ---- calls ----
+
+  /** The focused view: a tool of one tab, by the page's own name. */
+  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs = this.#timeoutMs) {
+    const tab = this.#usableTab(tabId);
     if (!tab.tools.some((tool) => tool.name === toolName)) {
       const names = tab.tools.map((tool) => tool.name).join(', ') || 'none';
       throw new ProtocolError(ErrorCode.ToolNotFound, `Tab ${tabId} has no tool "${toolName}". Its tools: ${names}`);
     }
-    const id = this.#pending.nextId('call-');
-    const answer = this.#pending.wait(id, tabId, timeoutMs, () => `Tool "${toolName}" in tab ${tabId}`);
-    this.#log('call', { tabId, toolName });
-    this.#transport.send(tabId, { jsonrpc: '2.0', id, method: 'browser/executeTool', params: { toolName, args } });
-    const payload = await answer;
-    const checked = validate(CallToolResult, payload, `result of ${toolName}`);
-    if (!checked.ok) throw checked.error;
-    return checked.value;
+    return this.#callAudited(tab, toolName, args, timeoutMs);
+  }
+
+  /** The `all` view: a tool by its hub name, routed to the best tab of its domain (or a reopened one). */
+  async callHubTool(name: string, args: Record<string, unknown>, timeoutMs = this.#timeoutMs) {
+    const route = this.#routes.get(name);
+    if (!route) {
+      throw new ProtocolError(
+        ErrorCode.ToolNotFound,
+        `No tool "${name}": the tab that offered it may have closed or changed its tools. List the tools again.`,
+      );
+    }
+    const tried = new Set<number>();
+    const pinned = route.tabId === undefined ? undefined : this.#tabs.get(route.tabId);
+    let tab = pinned && hasTool(pinned, route.toolName) ? pinned : this.#bestTab(route, tried);
+    tab ??= await this.#reopen(route);
+    for (;;) {
+      try {
+        this.#usableTab(tab.tabId);
+        return await this.#callAudited(tab, route.toolName, args, timeoutMs);
+      } catch (error) {
+        if (!(error instanceof ProtocolError) || error.code !== ErrorCode.TabNotFound) throw error;
+        tried.add(tab.tabId);
+        const delivered = (error.data as { delivered?: boolean } | undefined)?.delivered === true;
+        const tool = tab.tools.find((candidate) => candidate.name === route.toolName);
+        if (delivered && !isReplayable(tool)) {
+          throw new ProtocolError(
+            ErrorCode.TabNotFound,
+            `${error.message}. The call may have run in part; "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. Check the page state, then call it again if needed.`,
+          );
+        }
+        const next = this.#bestTab(route, tried);
+        if (!next) {
+          throw new ProtocolError(
+            ErrorCode.TabNotFound,
+            `${error.message}. No other tab of ${route.domain} offers "${route.toolName}": open the page again (open_tab) and list the tools.`,
+          );
+        }
+        this.#log('call.rerouted', { from: tab.tabId, to: next.tabId, tool: route.toolName });
+        tab = next;
+      }
+    }
   }
 
   /** Relays a resources/prompts request to a tab's page; the caller checks the result's shape. */
@@ -108,41 +309,178 @@ export class Hub {
     params: Record<string, unknown> | undefined,
     timeoutMs = this.#timeoutMs,
   ) {
-    if (!this.#tabs.has(tabId)) {
+    this.#usableTab(tabId);
+    return this.#deliver(
+      tabId,
+      (id) => ({ jsonrpc: '2.0', id, method: 'browser/pageRequest', params: { method, params } }),
+      `${method} in tab ${tabId}`,
+      timeoutMs,
+    );
+  }
+
+  #usableTab(tabId: number): TabTools {
+    const tab = this.#tabs.get(tabId);
+    if (!tab) {
       throw new ProtocolError(
         ErrorCode.TabNotFound,
         `Tab ${tabId} has no connected page; it may have closed or be loading`,
       );
     }
-    const id = this.#pending.nextId('page-');
-    const answer = this.#pending.wait(id, tabId, timeoutMs, () => `${method} in tab ${tabId}`);
-    this.#transport.send(tabId, { jsonrpc: '2.0', id, method: 'browser/pageRequest', params: { method, params } });
-    return answer;
+    const access = this.#policy.access(tab.url);
+    if (access !== 'allowed') {
+      throw new ProtocolError(
+        ErrorCode.SiteNotAllowed,
+        `The site ${siteOf(tab.url) ?? tab.url} is ${access === 'blocked' ? 'blocked' : 'not allowed yet'}: the user must allow it in the tabmcp popup before its tools can be used.`,
+      );
+    }
+    return tab;
   }
 
-  /** The tab went away (closed, navigated, crashed): forget its tools and answer its calls. */
-  removeTab(tabId: number, reason: string): void {
-    this.#pending.rejectGroup(tabId, () => new ProtocolError(ErrorCode.TabNotFound, reason));
-    if (this.#tabs.delete(tabId)) this.#emit(tabId, []);
+  async #callAudited(tab: TabTools, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    const started = this.#now();
+    const entry = { kind: 'call' as const, tabId: tab.tabId, domain: tab.domain, tool: toolName };
+    this.#log('call', { tabId: tab.tabId, domain: tab.domain, toolName });
+    try {
+      const payload = await this.#deliver(
+        tab.tabId,
+        (id) => ({ jsonrpc: '2.0', id, method: 'browser/executeTool', params: { toolName, args } }),
+        `Tool "${toolName}" in tab ${tab.tabId}`,
+        timeoutMs,
+      );
+      const checked = validate(CallToolResult, payload, `result of ${toolName}`);
+      if (!checked.ok) throw checked.error;
+      this.#audit.add({
+        ...entry,
+        at: this.#now(),
+        outcome: checked.value.isError ? 'error' : 'ok',
+        ms: this.#now() - started,
+      });
+      return checked.value;
+    } catch (error) {
+      this.#audit.add({
+        ...entry,
+        at: this.#now(),
+        outcome: 'error',
+        ms: this.#now() - started,
+        detail: errorMessage(error).slice(0, 1024),
+      });
+      throw error;
+    }
   }
+
+  /**
+   * Sends one request to a tab and waits for its answer. A tab whose content script is not
+   * connected yet (loading, or restored after a worker restart) is retried a few times.
+   */
+  async #deliver(
+    tabId: number,
+    build: (id: string) => Parameters<TabTransport['send']>[1],
+    what: string,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    for (let attempt = 0; ; attempt++) {
+      const tab = this.#tabs.get(tabId);
+      if (!tab) throw new ProtocolError(ErrorCode.TabNotFound, `Tab ${tabId} closed before ${what} could run`);
+      if (tab.connected) {
+        const id = this.#pending.nextId('call-');
+        const answer = this.#pending.wait(id, tabId, timeoutMs, () => what);
+        try {
+          this.#transport.send(tabId, build(id));
+          return await answer;
+        } catch (error) {
+          if (!this.#pending.reject(id, toError(error)) || !isUndelivered(error)) throw error;
+          answer.catch(() => {});
+          tab.connected = false;
+        }
+      }
+      if (attempt >= this.#retries) {
+        throw new ProtocolError(
+          ErrorCode.TabNotFound,
+          `Tab ${tabId} has no connected page after ${this.#retries} retries (it may still be loading or has crashed). Try again, or call list_tabs.`,
+        );
+      }
+      await this.#waitForRegistration(tabId, this.#retryDelayMs);
+    }
+  }
+
+  #bestTab(route: Route, exclude: ReadonlySet<number>): TabTools | undefined {
+    const candidates = [...this.#tabs.values()].filter(
+      (tab) => tab.domain === route.domain && this.#policy.access(tab.url) === 'allowed',
+    );
+    return bestTabForDomain(
+      candidates.map((tab) => ({
+        tab,
+        tabId: tab.tabId,
+        domain: route.domain,
+        updatedAt: tab.updatedAt,
+        hasTool: (name: string) => hasTool(tab, name),
+      })),
+      route.domain,
+      route.toolName,
+      this.#activeTabId,
+      exclude,
+    )?.tab;
+  }
+
+  /** mcp-b.md: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
+  async #reopen(route: Route): Promise<TabTools> {
+    const cached = this.#cached.get(cacheKey(route.domain, route.toolName));
+    const url = cached?.url ?? `https://${route.domain}`;
+    if (!this.#opener) {
+      throw new ProtocolError(ErrorCode.TabNotFound, `No open tab of ${route.domain} offers "${route.toolName}".`);
+    }
+    this.#log('call.reopen', { url, tool: route.toolName });
+    const tabId = await this.#opener.open(url);
+    // A page that redirected to another domain is not the cached tool's page.
+    const registered = await this.#waitForRegistration(
+      tabId,
+      this.#openWaitMs,
+      (tab) => tab.domain === route.domain && hasTool(tab, route.toolName),
+    );
+    const tab = this.#tabs.get(tabId);
+    if (!registered || !tab) {
+      throw new ProtocolError(
+        ErrorCode.TabNotFound,
+        `Opened ${url} in tab ${tabId} for "${route.toolName}", but its page did not offer that tool within ${this.#openWaitMs} ms. It may need a sign-in; look at the tab, then try again.`,
+      );
+    }
+    return tab;
+  }
+
+  #waitForRegistration(tabId: number, timeoutMs: number, accept: (tab: TabTools) => boolean = () => true) {
+    const ready = () => {
+      const tab = this.#tabs.get(tabId);
+      return tab?.connected === true && accept(tab);
+    };
+    if (ready()) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const set = this.#registrationWaiters.get(tabId) ?? new Set<() => void>();
+      this.#registrationWaiters.set(tabId, set);
+      const done = (value: boolean) => {
+        clearTimeout(timer);
+        set.delete(check);
+        if (set.size === 0) this.#registrationWaiters.delete(tabId);
+        resolve(value);
+      };
+      const check = () => {
+        if (ready()) done(true);
+      };
+      const timer = setTimeout(() => done(ready()), timeoutMs);
+      set.add(check);
+    });
+  }
+
+  // ---- messages from tabs ----
 
   #onMessage(tabId: number, message: ContentToBackground, senderUrl: string | undefined): void {
     if ('method' in message && message.method === 'browser/pageNotification') {
+      const tab = this.#tabs.get(tabId);
+      if (!tab || this.#policy.access(tab.url) !== 'allowed') return;
       for (const listener of this.#pageListeners) listener(tabId, message.params.method, message.params.params);
       return;
     }
     if ('method' in message) {
-      const tools = dedupeByName(message.params.tools);
-      const previous = this.#tabs.get(tabId);
-      const url = message.method === 'browser/registerTools' ? (senderUrl ?? message.params.tabUrl) : previous?.url;
-      const source = message.params.source ?? previous?.source;
-      this.#tabs.set(tabId, { tabId, url, source, tools, updatedAt: this.#now() });
-      this.#log(message.method === 'browser/registerTools' ? 'register' : 'update', {
-        tabId,
-        url,
-        count: tools.length,
-      });
-      if (!previous || !sameTools(previous.tools, tools)) this.#emit(tabId, tools);
+      this.#register(tabId, message, senderUrl);
       return;
     }
     const id = String(message.id);
@@ -150,20 +488,157 @@ export class Hub {
     else this.#pending.reject(id, new ProtocolError(ErrorCode.InternalError, message.result.payload));
   }
 
+  #register(
+    tabId: number,
+    message: Extract<ContentToBackground, { method: 'browser/registerTools' | 'browser/updateTools' }>,
+    senderUrl: string | undefined,
+  ): void {
+    const previous = this.#tabs.get(tabId);
+    const isRegister = message.method === 'browser/registerTools';
+    const url = senderUrl ?? (isRegister ? message.params.tabUrl : undefined) ?? previous?.url;
+    const domain = domainOf(url);
+    const kind = isRegister ? 'register' : 'update';
+    const { accepted, rejected } = checkTools(message.params.tools);
+    for (const problem of rejected) {
+      this.#audit.add({ at: this.#now(), kind: 'rejected', tabId, domain, tool: problem.name, detail: problem.reason });
+      this.#log('tool.rejected', { tabId, domain, tool: problem.name, reason: problem.reason });
+    }
+    const sameDomain = previous !== undefined && previous.domain === domain;
+    const ordinal = sameDomain ? previous.ordinal : this.#freeOrdinal(domain);
+    // Idempotent: the same tools again (a re-registration after a worker restart) change nothing visible.
+    const unchanged = sameDomain && previous.url === url && sameTools(previous.tools, accepted);
+    const entry: TabTools = {
+      tabId,
+      url,
+      domain,
+      ordinal,
+      source: message.params.source ?? previous?.source,
+      tools: unchanged ? previous.tools : accepted,
+      updatedAt: this.#now(),
+      connected: true,
+    };
+    this.#tabs.set(tabId, entry);
+    if (domain && url) {
+      for (const tool of accepted) {
+        if (isCached(tool)) this.#cached.set(cacheKey(domain, tool.name), { domain, url, tool, savedAt: this.#now() });
+      }
+    }
+    this.#audit.add({ at: this.#now(), kind, tabId, domain, detail: `${accepted.length} tools` });
+    this.#log(kind, { tabId, url, count: accepted.length, access: this.#policy.access(url) });
+    if (!unchanged) this.#emit(tabId);
+    this.#changed();
+    for (const check of [...(this.#registrationWaiters.get(tabId) ?? [])]) check();
+  }
+
   #onDisconnect(tabId: number): void {
     this.removeTab(tabId, `The page in tab ${tabId} went away (closed, reloaded or navigated) before answering`);
   }
 
-  #emit(tabId: number, tools: Tool[]): void {
+  // ---- derived state ----
+
+  #freeOrdinal(domain: string | undefined): number {
+    for (let n = 1; ; n++) if (!this.#ordinalTaken(domain, n)) return n;
+  }
+
+  #ordinalTaken(domain: string | undefined, ordinal: number, except?: number): boolean {
+    for (const tab of this.#tabs.values()) {
+      if (tab.domain === domain && tab.ordinal === ordinal && tab.tabId !== except) return true;
+    }
+    return false;
+  }
+
+  #emit(tabId: number, tools: Tool[] = this.toolsOf(tabId)): void {
     for (const listener of this.#listeners) listener(tabId, tools);
+  }
+
+  /** Something stored changed: recompute the hub view and persist. */
+  #changed(): void {
+    this.#rebuild();
+    this.#store?.save(this.#snapshot());
+  }
+
+  #rebuild(): void {
+    const taken = new Set<string>();
+    const exposed: Tool[] = [];
+    const routes = new Map<string, Route>();
+    const live = [...this.#tabs.values()]
+      .filter((tab) => tab.domain !== undefined && this.#policy.access(tab.url) === 'allowed')
+      .sort((a, b) => (a.domain === b.domain ? a.ordinal - b.ordinal : (a.domain ?? '') < (b.domain ?? '') ? -1 : 1));
+    for (const tab of live) {
+      const domain = tab.domain as string;
+      const origin = originOfDomain(domain, tab.url);
+      for (const tool of tab.tools) {
+        const name = hubToolName(domain, tab.ordinal, tool.name, taken);
+        const active = tab.tabId === this.#activeTabId;
+        exposed.push({ ...tool, name, description: describeHubTool(tool, { origin, ordinal: tab.ordinal, active }) });
+        routes.set(name, { domain, toolName: tool.name, tabId: tab.tabId });
+      }
+    }
+    const cached = [...this.#cached.values()].sort((a, b) =>
+      cacheKey(a.domain, a.tool.name).localeCompare(cacheKey(b.domain, b.tool.name)),
+    );
+    for (const entry of cached) {
+      if (this.#policy.access(entry.url) !== 'allowed') continue;
+      if (live.some((tab) => tab.domain === entry.domain && hasTool(tab, entry.tool.name))) continue;
+      const name = hubToolName(entry.domain, undefined, entry.tool.name, taken);
+      const origin = originOfDomain(entry.domain, entry.url);
+      const description = describeHubTool(entry.tool, {
+        origin,
+        ordinal: undefined,
+        active: false,
+        reopenUrl: entry.url,
+      });
+      exposed.push({ ...entry.tool, name, description });
+      routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
+    }
+    this.#routes = routes;
+    const signature = JSON.stringify(exposed);
+    if (signature === this.#exposedSignature) return;
+    this.#exposedSignature = signature;
+    this.#exposed = exposed;
+    for (const listener of this.#hubListeners) listener(exposed);
+  }
+
+  #snapshot(): HubSnapshot {
+    const tabs: StoredTab[] = [];
+    for (const tab of this.#tabs.values()) {
+      if (tab.domain === undefined || tab.url === undefined) continue;
+      tabs.push({
+        tabId: tab.tabId,
+        url: tab.url,
+        domain: tab.domain,
+        ordinal: tab.ordinal,
+        ...(tab.source ? { source: tab.source } : {}),
+        tools: tab.tools,
+        updatedAt: tab.updatedAt,
+      });
+    }
+    return { version: 1, tabs, cached: [...this.#cached.values()], sites: this.#policy.entries() };
   }
 }
 
-/** A page that registers the same name twice keeps the last definition, so names stay unique per tab. */
-function dedupeByName(tools: Tool[]): Tool[] {
-  return [...new Map(tools.map((tool) => [tool.name, tool])).values()];
+function cacheKey(domain: string, toolName: string): string {
+  return `${domain}\u0000${toolName}`;
+}
+
+function hasTool(tab: TabTools, toolName: string): boolean {
+  return tab.tools.some((tool) => tool.name === toolName);
+}
+
+/** Repeating a call in another tab is safe only for tools that say so. */
+function isReplayable(tool: Tool | undefined): boolean {
+  return tool?.annotations?.readOnlyHint === true || tool?.annotations?.idempotentHint === true;
 }
 
 function sameTools(a: Tool[], b: Tool[]): boolean {
   return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
+}
+
+/** The transport throws synchronously when a tab has no connected content script: nothing was delivered. */
+function isUndelivered(error: unknown): boolean {
+  return !(error instanceof ProtocolError);
 }

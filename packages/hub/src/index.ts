@@ -1,2 +1,10 @@
-export { Hub, type HubOptions, type TabTools } from './hub';
+export { AuditLog } from './audit-log';
+export { describeHubTool } from './descriptions';
+export { domainOf } from './domain';
+export { Hub, type HubOptions, type TabOpener, type TabTools } from './hub';
+export { bestTabForDomain, type RoutableTab } from './routing';
+export { isLoopback, type SiteDecision, SitePolicy, siteOf } from './site-policy';
+export { HubSnapshot, type HubStore, MemoryHubStore } from './store';
 export type { TabTransport } from './tab-transport';
+export { checkTools } from './tool-check';
+export { hubToolName, MAX_TOOL_NAME_LENGTH } from './tool-namer';

@@ -1,4 +1,11 @@
 import { ErrorCode, type JsonSchema, ProtocolError, validateJsonSchema } from '@tabmcp/protocol/light';
+import {
+  type ArgumentCheck,
+  fromObjectSchema,
+  fromShape,
+  isStandardSchema,
+  type StandardSchemaLike,
+} from './schema-input';
 import type {
   CallToolResult,
   GetPromptResult,
@@ -31,11 +38,30 @@ export interface Registration {
 export interface ProviderOptions {
   /** A handler that has not settled after this long gives an error result. */
   toolTimeoutMs?: number;
+  /**
+   * What `getCapabilities()` announces, as mcp-window.md's `{ resources: true, tools: true }`: all
+   * three when none is named, else only those set to true.
+   */
+  tools?: boolean;
+  resources?: boolean;
+  prompts?: boolean;
 }
+
+/**
+ * What `addTool` takes: a `ToolDescriptor` whose `inputSchema` is a JSON Schema or a zod object
+ * schema, or mcp-window.md's `inputSchemaDef` (a shape of zod field schemas). No schema means no
+ * arguments.
+ */
+export type ToolDefinition = Omit<ToolDescriptor, 'inputSchema' | 'outputSchema'> & {
+  inputSchema?: ToolDescriptor['inputSchema'] | StandardSchemaLike;
+  inputSchemaDef?: Record<string, StandardSchemaLike>;
+  outputSchema?: ToolDescriptor['outputSchema'] | StandardSchemaLike;
+};
 
 interface ToolEntry {
   descriptor: ToolDescriptor;
   handler: ToolHandler;
+  check: ArgumentCheck | undefined;
 }
 
 interface ResourceEntry {
@@ -54,6 +80,7 @@ const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 export class McpWindowProvider extends EventTarget implements WindowMcpApi {
   readonly #info: ServerInfo;
   readonly #toolTimeoutMs: number;
+  readonly #capabilities: ServerCapabilities;
   readonly #tools = new Map<string, ToolEntry>();
   readonly #resources = new Map<string, ResourceEntry>();
   readonly #prompts = new Map<string, { descriptor: PromptDescriptor; handler: PromptHandler }>();
@@ -65,16 +92,24 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
     super();
     this.#info = { ...info };
     this.#toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    // mcp-window.md passes capabilities as `{ resources: true, tools: true }`: naming some turns the others off.
+    const named = [options.tools, options.resources, options.prompts].some((flag) => flag !== undefined);
+    const on = (flag: boolean | undefined) => flag ?? !named;
+    this.#capabilities = {
+      ...(on(options.tools) ? { tools: { listChanged: true } } : {}),
+      ...(on(options.resources) ? { resources: { listChanged: true, subscribe: true } } : {}),
+      ...(on(options.prompts) ? { prompts: { listChanged: true } } : {}),
+    };
   }
 
-  addTool(descriptor: ToolDescriptor, handler: ToolHandler): Registration {
-    if (typeof descriptor?.name !== 'string' || descriptor.name.length === 0) {
+  addTool(definition: ToolDefinition, handler: ToolHandler): Registration {
+    if (typeof definition?.name !== 'string' || definition.name.length === 0) {
       throw new TypeError('addTool: a tool needs a non-empty name');
     }
-    if (descriptor.inputSchema?.type !== 'object') {
-      throw new TypeError(`addTool(${descriptor.name}): inputSchema must be a JSON Schema with type "object"`);
-    }
-    const entry = { descriptor: { ...descriptor }, handler };
+    if (typeof handler !== 'function')
+      throw new TypeError(`addTool(${definition.name}): the handler must be a function`);
+    const entry = toToolEntry(definition, handler);
+    const { descriptor } = entry;
     this.#tools.set(descriptor.name, entry);
     this.#notify('toolsListChanged');
     return { remove: () => this.#removeIfSame(this.#tools, descriptor.name, entry, 'toolsListChanged') };
@@ -112,6 +147,19 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
     return { remove: () => this.#removeIfSame(this.#prompts, descriptor.name, entry, 'promptsListChanged') };
   }
 
+  /** Removes a resource by its URI, or a template by its URI template. */
+  removeResource(uriOrTemplate: string): boolean {
+    const removed = this.#resources.delete(uriOrTemplate);
+    if (removed) this.#notify('resourcesListChanged');
+    return removed;
+  }
+
+  removePrompt(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) this.#notify('promptsListChanged');
+    return removed;
+  }
+
   /** Tells listeners that a resource's content changed. */
   resourceUpdated(uri: string): void {
     this.#updatedUris.add(uri);
@@ -129,11 +177,7 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
   }
 
   async getCapabilities(): Promise<ServerCapabilities> {
-    return {
-      tools: { listChanged: true },
-      resources: { listChanged: true, subscribe: true },
-      prompts: { listChanged: true },
-    };
+    return structuredClone(this.#capabilities);
   }
 
   async listTools(): Promise<{ tools: ToolDescriptor[] }> {
@@ -146,17 +190,35 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
       const known = [...this.#tools.keys()].join(', ') || 'none';
       throw new ProtocolError(ErrorCode.ToolNotFound, `Unknown tool "${params?.name}". Tools on this page: ${known}`);
     }
-    const args = params.arguments ?? {};
-    const problems = validateJsonSchema(entry.descriptor.inputSchema as JsonSchema, args);
+    const { descriptor } = entry;
+    let args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return errorResult(`Invalid arguments for ${descriptor.name}: arguments: expected an object of named arguments`);
+    }
+    // A zod schema checks for itself (refinements, defaults); the JSON Schema check covers the rest.
+    const problems = entry.check ? [] : validateJsonSchema(descriptor.inputSchema as JsonSchema, args);
+    if (entry.check) {
+      const checked = await entry.check(args);
+      if ('problems' in checked) problems.push(...checked.problems);
+      else args = checked.value;
+    }
     if (problems.length > 0) {
-      return errorResult(`Invalid arguments for ${entry.descriptor.name}: ${problems.join('; ')}`);
+      return errorResult(
+        `Invalid arguments for ${descriptor.name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(descriptor.inputSchema)}`,
+      );
     }
+    let result: CallToolResult;
     try {
-      const value = await withTimeout(Promise.resolve(entry.handler(args)), this.#toolTimeoutMs, entry.descriptor.name);
-      return toCallToolResult(value, entry.descriptor);
+      const value = await withTimeout(
+        new Promise((resolve) => resolve(entry.handler(args))),
+        this.#toolTimeoutMs,
+        descriptor.name,
+      );
+      result = toCallToolResult(value, descriptor);
     } catch (error) {
-      return errorResult(`${entry.descriptor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return errorResult(`${descriptor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
+    return checkOutput(result, descriptor);
   }
 
   async listResources(): Promise<{ resources: ResourceDescriptor[]; resourceTemplates: ResourceTemplateDescriptor[] }> {
@@ -172,7 +234,10 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
   async readResource(params: { uri: string }): Promise<ReadResourceResult> {
     for (const entry of this.#resources.values()) {
       const variables = entry.match(params?.uri);
-      if (variables) return entry.read(params.uri, variables);
+      if (variables) {
+        const reading = new Promise<ReadResourceResult>((resolve) => resolve(entry.read(params.uri, variables)));
+        return withTimeout(reading, this.#toolTimeoutMs, `reading ${params.uri}`);
+      }
     }
     throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${params?.uri}"`);
   }
@@ -192,7 +257,8 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
         `Prompt "${params.name}" needs: ${missing.map((arg) => arg.name).join(', ')}`,
       );
     }
-    return entry.handler(args);
+    const getting = new Promise<GetPromptResult>((resolve) => resolve(entry.handler(args)));
+    return withTimeout(getting, this.#toolTimeoutMs, `prompt ${params.name}`);
   }
 
   #addResourceEntry(key: string, entry: ResourceEntry): Registration {
@@ -234,6 +300,41 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
   #dispatch(detail: McpNotificationDetail): void {
     this.dispatchEvent(new CustomEvent<McpNotificationDetail>(MCP_NOTIFICATION_EVENT, { detail }));
   }
+}
+
+function toToolEntry(definition: ToolDefinition, handler: ToolHandler): ToolEntry {
+  const { inputSchema, inputSchemaDef, outputSchema, ...rest } = definition;
+  const where = `addTool(${definition.name})`;
+  let input: JsonObject = { type: 'object', properties: {} };
+  let check: ArgumentCheck | undefined;
+  if (inputSchemaDef) ({ json: input, check } = fromShape(inputSchemaDef, `${where}.inputSchemaDef`));
+  else if (isStandardSchema(inputSchema))
+    ({ json: input, check } = fromObjectSchema(inputSchema, `${where}.inputSchema`));
+  else if (inputSchema) input = structuredClone(inputSchema);
+  if (input.type !== 'object') throw new TypeError(`${where}: inputSchema must be a JSON Schema with type "object"`);
+  const output = isStandardSchema(outputSchema)
+    ? fromObjectSchema(outputSchema, `${where}.outputSchema`).json
+    : outputSchema && structuredClone(outputSchema);
+  if (output && output.type !== 'object') throw new TypeError(`${where}: outputSchema must have type "object"`);
+  const descriptor = {
+    ...structuredClone(rest),
+    inputSchema: input,
+    ...(output ? { outputSchema: output } : {}),
+  } as ToolDescriptor;
+  return { descriptor, handler, check };
+}
+
+/** MCP: a tool with an output schema must return structured content that conforms to it. */
+function checkOutput(result: CallToolResult, descriptor: ToolDescriptor): CallToolResult {
+  if (!descriptor.outputSchema || result.isError) return result;
+  if (!result.structuredContent) {
+    return errorResult(`${descriptor.name} declares an output schema but returned no structured content (page bug)`);
+  }
+  const problems = validateJsonSchema(descriptor.outputSchema as JsonSchema, result.structuredContent, 'result');
+  if (problems.length === 0) return result;
+  return errorResult(
+    `${descriptor.name} returned a result that breaks its output schema (page bug): ${problems.join('; ')}`,
+  );
 }
 
 function errorResult(text: string): CallToolResult {

@@ -3,7 +3,15 @@ import { isRpcNotification, isRpcResponse, type RpcNotification } from './jsonrp
 
 export interface TabClientOptions {
   channel?: string;
+  /** The window this client lives in (it receives the replies); defaults to the current one. */
   window?: Window;
+  /** The window of the server (a parent, an iframe's contentWindow); defaults to `window` itself. */
+  target?: Window;
+  /**
+   * Origins the server in `target` may have; required when `target` is another window. The
+   * handshake goes to each of them and the client then keeps to the one that answered.
+   */
+  allowedOrigins?: string[];
   /** How long `connect()` waits for a server to answer the handshake. */
   connectTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -21,6 +29,9 @@ interface Pending {
  */
 export class TabClient {
   readonly #win: Window;
+  readonly #target: Window;
+  readonly #origins: string[];
+  #serverOrigin: string | undefined;
   readonly #channel: string;
   readonly #connectTimeoutMs: number;
   readonly #requestTimeoutMs: number;
@@ -36,6 +47,15 @@ export class TabClient {
 
   constructor(options: TabClientOptions = {}) {
     this.#win = options.window ?? window;
+    this.#target = options.target ?? this.#win;
+    if (this.#target === this.#win) {
+      this.#origins = [this.#win.location.origin === 'null' ? '*' : this.#win.location.origin];
+    } else {
+      this.#origins = [...(options.allowedOrigins ?? [])];
+      if (this.#origins.length === 0) {
+        throw new TypeError("TabClient: list the origins the other window may have (allowedOrigins); '*' allows all");
+      }
+    }
     this.#channel = options.channel ?? DEFAULT_TAB_CHANNEL;
     this.#connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
     this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
@@ -49,7 +69,7 @@ export class TabClient {
       const retry = setInterval(() => this.#post('mcp-check-ready'), 250);
       const timer = setTimeout(() => {
         clearInterval(retry);
-        reject(new ProtocolError(ErrorCode.RequestTimeout, `No MCP server answered on channel "${this.#channel}"`));
+        reject(new ProtocolError(ErrorCode.RequestTimeout, this.#silenceMessage()));
       }, this.#connectTimeoutMs);
       this.#markReady = () => {
         clearInterval(retry);
@@ -101,14 +121,43 @@ export class TabClient {
     this.onclose?.();
   }
 
+  /** The origin of the server that answered, once it did. */
+  get serverOrigin(): string | undefined {
+    return this.#serverOrigin;
+  }
+
+  #silenceMessage(): string {
+    if (this.#target === this.#win) {
+      return `No MCP server answered on channel "${this.#channel}" within ${this.#connectTimeoutMs} ms`;
+    }
+    return `No MCP provider answered from ${this.#origins.join(', ')} on channel "${this.#channel}" within ${this.#connectTimeoutMs} ms: the other window must serve one (serveWindow) and allow this origin (${this.#win.location.origin}) in its allowedOrigins`;
+  }
+
   #post(payload: unknown): void {
-    const origin = this.#win.location.origin === 'null' ? '*' : this.#win.location.origin;
-    this.#win.postMessage(tabEnvelope(this.#channel, 'client-to-server', payload), origin);
+    const envelope = tabEnvelope(this.#channel, 'client-to-server', payload);
+    const known = this.#serverOrigin;
+    const origins = known ? [known === 'null' ? '*' : known] : this.#origins;
+    for (const origin of origins) {
+      try {
+        this.#target.postMessage(envelope, origin);
+      } catch {
+        // The target window closed, or an origin in the list is malformed: the timeout reports it.
+      }
+    }
+  }
+
+  #fromServer(event: MessageEvent): boolean {
+    if (event.source !== this.#target || !isTabEnvelope(event.data, this.#channel, 'server-to-client')) return false;
+    if (this.#target === this.#win) return true;
+    if (this.#serverOrigin !== undefined) return event.origin === this.#serverOrigin;
+    if (!(this.#origins.includes('*') || this.#origins.includes(event.origin))) return false;
+    this.#serverOrigin = event.origin;
+    return true;
   }
 
   readonly #onMessage = (event: MessageEvent) => {
-    if (event.source !== this.#win || !isTabEnvelope(event.data, this.#channel, 'server-to-client')) return;
-    const { payload } = event.data;
+    if (!this.#fromServer(event)) return;
+    const { payload } = event.data as { payload: unknown };
     if (payload === 'mcp-server-ready') {
       this.#markReady?.();
       return;

@@ -1,25 +1,19 @@
 import { DEFAULT_TAB_CHANNEL, ErrorCode, isTabEnvelope, tabEnvelope } from '@tabmcp/protocol/light';
-import { isRpcNotification, isRpcRequest, type RpcId, type RpcRequest } from './jsonrpc-guard';
+import { isRpcNotification, isRpcRequest } from './jsonrpc-guard';
+import { answerMcpRequest, errorOf, toMcpNotification } from './mcp-dispatch';
 import { MCP_NOTIFICATION_EVENT, type McpNotificationDetail, type WindowMcpApi } from './types';
 
 export interface TabServerOptions {
   channel?: string;
   /** The window to serve on; defaults to the current one. */
   window?: Window;
+  /** Extra `_meta` of the initialize result (the extension's bridge names its source there). */
+  serverMeta?: Record<string, unknown>;
 }
 
 export interface TabServer {
   close(): void;
 }
-
-const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
-
-const NOTIFICATION_METHODS: Record<McpNotificationDetail['type'], string> = {
-  toolsListChanged: 'notifications/tools/list_changed',
-  resourcesListChanged: 'notifications/resources/list_changed',
-  promptsListChanged: 'notifications/prompts/list_changed',
-  resourceUpdated: 'notifications/resources/updated',
-};
 
 /**
  * Serves any `WindowMcpApi` as an MCP server over postMessage, wire-compatible with MCP-B's
@@ -36,50 +30,6 @@ export function serveTab(api: WindowMcpApi, options: TabServerOptions = {}): Tab
     if (!closed) win.postMessage(tabEnvelope(channel, 'server-to-client', payload), targetOrigin);
   };
 
-  const reply = (id: RpcId, result: unknown) => post({ jsonrpc: '2.0', id, result });
-  const fail = (id: RpcId | null, code: number, message: string) =>
-    post({ jsonrpc: '2.0', id, error: { code, message } });
-
-  const handle = async (request: RpcRequest) => {
-    const params = (request.params ?? {}) as Record<string, unknown>;
-    switch (request.method) {
-      case 'initialize': {
-        const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
-        const [serverInfo, capabilities] = await Promise.all([api.getServerInfo(), api.getCapabilities()]);
-        return {
-          protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0],
-          capabilities,
-          serverInfo,
-        };
-      }
-      case 'ping':
-        return {};
-      case 'tools/list':
-        return api.listTools();
-      case 'tools/call':
-        return api.callTool(params as { name: string; arguments?: Record<string, unknown> });
-      case 'resources/list': {
-        const { resources } = await api.listResources();
-        return { resources };
-      }
-      case 'resources/templates/list': {
-        const { resourceTemplates } = await api.listResources();
-        return { resourceTemplates: resourceTemplates ?? [] };
-      }
-      case 'resources/read':
-        return api.readResource(params as { uri: string });
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return {};
-      case 'prompts/list':
-        return api.listPrompts();
-      case 'prompts/get':
-        return api.getPrompt(params as { name: string; arguments?: Record<string, string> });
-      default:
-        throw Object.assign(new Error(`Method not found: ${request.method}`), { code: ErrorCode.MethodNotFound });
-    }
-  };
-
   const onMessage = (event: MessageEvent) => {
     if (event.source !== win || !isTabEnvelope(event.data, channel, 'client-to-server')) return;
     const { payload } = event.data;
@@ -88,29 +38,25 @@ export function serveTab(api: WindowMcpApi, options: TabServerOptions = {}): Tab
       return;
     }
     if (isRpcRequest(payload)) {
-      handle(payload).then(
-        (result) => reply(payload.id, result),
-        (error: unknown) => {
-          const code =
-            typeof (error as { code?: unknown })?.code === 'number'
-              ? (error as { code: number }).code
-              : ErrorCode.InternalError;
-          fail(payload.id, code, error instanceof Error ? error.message : String(error));
-        },
+      answerMcpRequest(api, payload, options.serverMeta).then(
+        (result) => post({ jsonrpc: '2.0', id: payload.id, result }),
+        (error: unknown) => post({ jsonrpc: '2.0', id: payload.id, error: errorOf(error) }),
       );
       return;
     }
     if (isRpcNotification(payload)) return;
     if (typeof payload === 'object' && payload !== null && 'method' in payload) {
-      fail(null, ErrorCode.InvalidRequest, 'Invalid JSON-RPC request');
+      post({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: ErrorCode.InvalidRequest, message: 'Invalid JSON-RPC request' },
+      });
     }
   };
 
   const onNotification = (event: Event) => {
-    const detail = (event as CustomEvent<McpNotificationDetail>).detail;
-    const method = detail && NOTIFICATION_METHODS[detail.type];
-    if (!method) return;
-    post({ jsonrpc: '2.0', method, ...(detail.uri ? { params: { uri: detail.uri } } : {}) });
+    const notification = toMcpNotification((event as CustomEvent<McpNotificationDetail>).detail);
+    if (notification) post(notification);
   };
 
   win.addEventListener('message', onMessage);

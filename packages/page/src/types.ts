@@ -10,6 +10,7 @@ export interface ServerCapabilities {
   tools?: { listChanged?: boolean };
   resources?: { listChanged?: boolean; subscribe?: boolean };
   prompts?: { listChanged?: boolean };
+  [key: string]: unknown;
 }
 
 export interface ToolAnnotations {

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  BrowserCapabilities,
+  CallHubToolMessage,
+  HubToolsChangedMessage,
+  ListHubToolsMessage,
+  SiteAccess,
+} from './hub-link';
 import { JsonRpcErrorObject } from './jsonrpc';
 import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
@@ -19,6 +26,8 @@ export const TabInfo = z.object({
   active: z.boolean().optional(),
   /** Present when the extension knows the tab's tools (connected, openTab replies). */
   tools: ToolList.optional(),
+  /** Whether the user let this site's tools reach agents (hub site policy); absent means allowed. */
+  siteAccess: SiteAccess.optional(),
 });
 export type TabInfo = z.infer<typeof TabInfo>;
 
@@ -57,6 +66,9 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     method: PageMethod,
     params: z.record(z.string(), z.unknown()).optional(),
   }),
+  /** The `all` view: a tool by its hub name (website_tool_<domain>_tab<N>_<name>), routed by the hub. */
+  CallHubToolMessage,
+  ListHubToolsMessage,
 ]);
 export type ServerToExtension = z.infer<typeof ServerToExtension>;
 export type ServerRequest = Exclude<ServerToExtension, { type: 'pong' }>;
@@ -69,6 +81,7 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
     protocolVersion: z.number().int(),
     extensionVersion: z.string().max(64),
     browser: BrowserInfo,
+    capabilities: BrowserCapabilities.optional(),
   }),
   z.object({
     type: z.literal('connected'),
@@ -82,6 +95,8 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tabClosed'), tabId: TabId }),
   z.object({ type: z.literal('tabFocused'), tabId: TabId, tools: ToolList }),
   z.object({ type: z.literal('toolsChanged'), tabId: TabId, tools: ToolList }),
+  /** The `all` view: every allowed tab's tools under hub names, sent on open and on every change. */
+  HubToolsChangedMessage,
   z.object({
     type: z.literal('pageNotification'),
     tabId: TabId,

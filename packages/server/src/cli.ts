@@ -4,14 +4,21 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
-import { WebSocketBrowserLink } from './link/websocket-browser-link';
+import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
+import { MCP_PATH, serveHttp } from './mcp/serve-http';
 import { serveMcp } from './mcp/serve-mcp';
-import { parseCliOptions, USAGE } from './options';
+import { type CliOptions, parseCliOptions, USAGE } from './options';
+import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
+import { runProxyClient } from './proxy-client/run-proxy-client';
+import { AllView } from './views/all-view';
+
+/** When this process joined another tabmcp, --launch starts a browser only if none is connected yet. */
+const PEER_LAUNCH_GRACE_MS = 1_500;
 
 async function main(): Promise<void> {
-  let options: ReturnType<typeof parseCliOptions>;
+  let options: CliOptions;
   try {
     options = parseCliOptions(process.argv.slice(2));
   } catch (error) {
@@ -22,61 +29,82 @@ async function main(): Promise<void> {
     process.stderr.write(`${USAGE}\n`);
     return;
   }
+  if (options.proxy !== undefined) {
+    await runProxyClient({ ...options, proxy: options.proxy }, createLogger());
+    return;
+  }
+  const token = options.token ?? loadOrCreateToken();
+  if (options.command === 'pair') {
+    process.stdout.write(pairingInstructions(options.port, token, options.extensionDir));
+    return;
+  }
   const log = createLogger();
   if (!existsSync(join(options.extensionDir, 'manifest.json'))) {
     log('extension.missing', { extensionDir: options.extensionDir, fix: 'run `npm run build` in the tabmcp checkout' });
   }
-  const token = options.token ?? loadOrCreateToken();
-  const link = new WebSocketBrowserLink({
-    host: '127.0.0.1',
-    port: options.port,
-    allowedOrigins: [EXTENSION_ORIGIN],
-    token,
-    log,
-  });
-  let port: number;
+  const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins: [EXTENSION_ORIGIN], log });
   try {
-    port = await link.start();
+    await link.start();
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const message =
-      code === 'EADDRINUSE'
-        ? `Port ${options.port} is in use (another tabmcp?). Start this one with --port <other> and pair the extension with it.`
-        : String(error);
-    log('link.listen-failed', { message });
+    log('link.listen-failed', { message: String(error) });
     process.exit(1);
   }
-  log('link.listening', { url: `ws://127.0.0.1:${port}` });
+  const linkPort = link.server?.port ?? options.port;
+  log('link.ready', { role: link.role, url: `ws://127.0.0.1:${linkPort}` });
   const launcher = new ChromiumLauncher({
     browserPath: options.browserPath,
     extensionDir: options.extensionDir,
-    linkPort: port,
+    linkPort,
     token,
     headless: options.headless,
     startUrl: options.startUrl,
     log,
   });
-  const session = new BrowserSession({ connection: link, launcher, followBrowserFocus: options.followFocus, log });
+  const newSession = () => {
+    const endpoint = link.createEndpoint();
+    const session = new BrowserSession({
+      connection: endpoint,
+      launcher,
+      followBrowserFocus: options.followFocus,
+      fallbackTools: options.fallbackTools,
+      log,
+    });
+    const view = options.view === 'all' ? new AllView(session, endpoint, { log }) : session;
+    return { session: view, endpoint, release: () => link.releaseEndpoint(endpoint) };
+  };
 
   let stopping = false;
+  let closeHttp: (() => Promise<void>) | undefined;
   const shutdown = async (reason: string) => {
     if (stopping) return;
     stopping = true;
     log('server.stopping', { reason });
-    launcher.stop();
+    await launcher.stop();
+    await closeHttp?.();
     await link.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.stdin.on('end', () => void shutdown('stdin closed'));
 
-  const transport = new StdioServerTransport();
-  transport.onclose = () => void shutdown('MCP transport closed');
-  await serveMcp(session, transport);
-  if (options.launch) {
-    launcher.launch().catch((error: unknown) => log('browser.launch-failed', { message: String(error) }));
+  const first = newSession();
+  if (options.httpPort !== undefined) {
+    const http = await serveHttp({ port: options.httpPort, newSession, log });
+    closeHttp = http.close;
+    log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
+  } else {
+    process.stdin.on('end', () => void shutdown('stdin closed'));
+    const transport = new StdioServerTransport();
+    transport.onclose = () => void shutdown('MCP transport closed');
+    await serveMcp(first.session, transport);
   }
+  if (options.launch) {
+    const alreadyUp = link.role === 'peer' && (await first.endpoint.waitUntilUp(PEER_LAUNCH_GRACE_MS));
+    if (!alreadyUp)
+      launcher.launch().catch((error: unknown) => log('browser.launch-failed', { message: String(error) }));
+  }
+  // Over HTTP each client gets its own session; the first one only served to decide --launch.
+  if (options.httpPort !== undefined) first.release();
 }
 
 main().catch((error: unknown) => {

@@ -12,12 +12,28 @@ export interface CliOptions {
   token: string | undefined;
   followFocus: boolean;
   startUrl: string | undefined;
+  /** Also list list_page_tools and call_page_tool, for clients that ignore tools/list_changed. */
+  fallbackTools: boolean;
+  /** Serve MCP over Streamable HTTP on this loopback port instead of stdio. */
+  httpPort: number | undefined;
+  /** `tabmcp pair`: print the pairing token and the steps to pair a Chrome, then exit. */
+  command: 'serve' | 'pair';
+  /** `focused` (default): the focused tab's tools; `all`: every tab's tools under hub names too. */
+  view: 'focused' | 'all';
+  /** Remote mode (docs/remote.md): the browser is reached through this proxy; --token is the JWT. */
+  proxy: string | undefined;
+  /** With --proxy: connect to the browser of this name, or of this id (list_extensions). */
+  browserName: string | undefined;
+  extensionId: string | undefined;
+  /** With --proxy: read the JWT from this file at every (re)connect, so a refreshed token is picked up. */
+  tokenFile: string | undefined;
   help: boolean;
 }
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
 
 Usage: tabmcp [options]
+       tabmcp pair          print the pairing token and how to pair your own Chrome
 
   --launch             start Chromium with the extension now (connect_browser can also launch)
   --headless           launch without a window
@@ -27,8 +43,22 @@ Usage: tabmcp [options]
   --extension DIR      the built extension to load (default: this checkout's packages/extension/dist)
   --open URL           first page of a launched browser
   --follow-focus       follow the tab the user activates in the browser
+  --fallback-tools     for clients that ignore list_changed: list every core tool in every state,
+                       plus list_page_tools and call_page_tool for the focused tab's tools
+  --view focused|all   focused (default): the focused tab's tools; all: also every tab's tools as
+                       website_tool_<domain>_tab<N>_<name>, routed to the best tab by the extension
+  --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
+                       every client gets its own session (focus, tools)
   -h, --help           this text
 
+Several tabmcp processes share one browser: the first owns the port, later ones join it.
+
+Remote browser through a proxy (docs/remote.md):
+  --proxy URL          ws:// or wss:// address of a tabmcp proxy; --token is then its access token
+                       (a JWT; or set TABMCP_PROXY_TOKEN)
+  --token-file PATH    read the proxy token from this file at every (re)connect (for rotated tokens)
+  --browser-name NAME  connect to the browser of this name (default: the only or first one)
+  --extension-id ID    connect to the browser of this id from the proxy's list_extensions
 Logs go to stderr; stdout carries the MCP protocol.`;
 
 export function defaultExtensionDir(): string {
@@ -37,9 +67,10 @@ export function defaultExtensionDir(): string {
 }
 
 export function parseCliOptions(argv: string[]): CliOptions {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
     strict: true,
+    allowPositionals: true,
     options: {
       launch: { type: 'boolean', default: false },
       headless: { type: 'boolean', default: false },
@@ -49,12 +80,25 @@ export function parseCliOptions(argv: string[]): CliOptions {
       token: { type: 'string' },
       open: { type: 'string' },
       'follow-focus': { type: 'boolean', default: false },
+      'fallback-tools': { type: 'boolean', default: false },
+      http: { type: 'string' },
+      view: { type: 'string', default: 'focused' },
+      proxy: { type: 'string' },
+      'browser-name': { type: 'string' },
+      'extension-id': { type: 'string' },
+      'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
     throw new Error(`--port must be a port number, got ${values.port}`);
+  const httpPort = values.http === undefined ? undefined : Number(values.http);
+  if (httpPort !== undefined && (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65_535))
+    throw new Error(`--http must be a port number, got ${values.http}`);
+  const [command, ...extra] = positionals;
+  if ((command !== undefined && command !== 'pair') || extra.length > 0)
+    throw new Error(`Unknown command: ${positionals.join(' ')}`);
   return {
     launch: values.launch ?? false,
     headless: values.headless ?? false,
@@ -64,6 +108,25 @@ export function parseCliOptions(argv: string[]): CliOptions {
     token: values.token,
     followFocus: values['follow-focus'] ?? false,
     startUrl: values.open,
+    fallbackTools: values['fallback-tools'] ?? false,
+    httpPort,
+    command: command === 'pair' ? 'pair' : 'serve',
+    view: parseView(values.view),
+    proxy: parseProxyUrl(values.proxy),
+    browserName: values['browser-name'],
+    extensionId: values['extension-id'],
+    tokenFile: values['token-file'] ? resolve(values['token-file']) : undefined,
     help: values.help ?? false,
   };
+}
+
+function parseView(value: string | undefined): 'focused' | 'all' {
+  if (value === undefined || value === 'focused' || value === 'all') return value ?? 'focused';
+  throw new Error(`--view must be focused or all, got ${value}`);
+}
+
+function parseProxyUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^wss?:\/\/[^\s/]+/.test(value)) throw new Error(`--proxy must be a ws:// or wss:// URL, got ${value}`);
+  return value.replace(/\/+$/, '');
 }

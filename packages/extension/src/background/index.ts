@@ -1,69 +1,66 @@
-import { Hub } from '@tabmcp/hub';
+import { Hub, siteOf } from '@tabmcp/hub';
 import { BROWSER_LINK_PROTOCOL_VERSION } from '@tabmcp/protocol';
 import { BrowserLink } from './browser-link';
+import { ChromeHubStore } from './chrome-hub-store';
+import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
+import { reportCrashedTabs } from './crash-watch';
 import { handleServerRequest } from './link-commands';
-import { browserInfo, toTabInfo } from './tab-info';
+import { listenToPopup } from './popup-messages';
+import { startProxyMode } from './proxy-mode';
+import { forwardTabEvents, injectIntoOpenTabs, restoreHub } from './tab-events';
+import { browserInfo } from './tab-info';
 
 /** The extension's background worker: the hub, its chrome adapters and the browser link. */
 const log = (event: string, details: Record<string, unknown>) => console.debug('[tabmcp]', event, details);
 
-const hub = new Hub({ transport: new ChromeTabTransport(log), log });
+const hub = new Hub({
+  transport: new ChromeTabTransport(log),
+  store: new ChromeHubStore(log),
+  opener: chromeTabOpener,
+  log,
+});
 const link = new BrowserLink(async () => ({ url: linkUrl(await loadConfig()) }), log);
 
-link.onopen = () =>
+link.onopen = () => {
   link.send({
     type: 'hello',
     protocolVersion: BROWSER_LINK_PROTOCOL_VERSION,
     extensionVersion: chrome.runtime.getManifest().version,
     browser: browserInfo(),
+    capabilities: hub.capabilities(),
   });
+  link.send({ type: 'hubToolsChanged', tools: hub.hubTools(), capabilities: hub.capabilities() });
+};
 link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
 
-hub.onToolsChanged((tabId, tools) => link.send({ type: 'toolsChanged', tabId, tools }));
-hub.onPageNotification((tabId, method, params) =>
-  link.send({
-    type: 'pageNotification',
-    tabId,
-    method: method as 'notifications/resources/updated',
-    ...(params ? { params } : {}),
-  }),
+const reportTab = forwardTabEvents(hub, (message) => link.send(message));
+reportCrashedTabs(hub, (message) => link.send(message));
+listenToPopup(
+  {
+    hub,
+    linkState: () => (link.isOpen ? 'open' : 'closed'),
+    serverUrl: async () => linkUrl({ ...(await loadConfig()), token: undefined }),
+    onSiteChanged: (site) => {
+      for (const tab of hub.tabs()) if (siteOf(tab.url) === site) reportTab(tab.tabId);
+    },
+  },
+  log,
 );
-
-chrome.tabs.onCreated.addListener((tab) => {
-  if (tab.id !== undefined) link.send({ type: 'tabCreated', tab: toTabInfo(tab) });
-});
-// A real navigation ends the content script, whose Port closing clears the tab's tools in the hub;
-// same-document navigations (SPA routes) keep them.
-chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
-  if (change.url !== undefined || change.title !== undefined || change.status === 'complete') {
-    link.send({ type: 'tabUpdated', tab: toTabInfo(tab) });
-  }
-});
-chrome.tabs.onRemoved.addListener((tabId) => {
-  hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
-  link.send({ type: 'tabClosed', tabId });
-});
-chrome.tabs.onActivated.addListener(({ tabId }) => link.send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) }));
 
 // An open WebSocket does not keep an MV3 worker alive; if the worker was stopped anyway, the alarm
 // wakes it and the link dials again.
 chrome.alarms.create('tabmcp-link', { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener(() => link.ensure());
+chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
+// Remote access through a proxy (docs/remote.md), when configured.
+const proxyLink = startProxyMode(hub, log);
 
-// Tabs opened before the extension loaded have no content script.
-async function injectIntoOpenTabs(): Promise<void> {
-  const tabs = await chrome.tabs.query({ url: ['http://*/*', 'https://*/*'] });
-  for (const tab of tabs) {
-    if (tab.id === undefined) continue;
-    const target = { tabId: tab.id };
-    await chrome.scripting
-      .executeScript({ target, files: ['bridge.js'], world: 'MAIN' })
-      .then(() => chrome.scripting.executeScript({ target, files: ['content.js'] }))
-      .catch((error: unknown) => log('inject.failed', { tabId: tab.id, error: String(error) }));
-  }
-}
-chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs());
-
-link.start();
+// The server must see the same tools after a worker restart: restore first, then dial.
+restoreHub(hub)
+  .catch((error: unknown) => log('restore.failed', { error: String(error) }))
+  .finally(() => {
+    link.start();
+    proxyLink.ensure();
+  });

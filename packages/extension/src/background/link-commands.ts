@@ -21,16 +21,45 @@ export function handleServerRequest(
     );
     return;
   }
+  if (request.type === 'listHubTools') {
+    reply({
+      type: 'response',
+      requestId: request.requestId,
+      result: { tools: hub.hubTools(), capabilities: hub.capabilities() },
+    });
+    return;
+  }
+  if (request.type === 'callHubTool') {
+    hub.callHubTool(request.name, request.args, request.timeoutMs).then(
+      (result) => reply({ type: 'response', requestId: request.requestId, result }),
+      (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
+    );
+    return;
+  }
   run(request, hub).then(
     (message) => reply(message),
-    (error: unknown) => {
-      const code = error instanceof ProtocolError ? error.code : ErrorCode.InternalError;
-      reply({ type: 'response', requestId: request.requestId, error: { code, message: errorMessage(error) } });
-    },
+    (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
   );
 }
 
-async function run(request: Exclude<ServerRequest, { type: 'callTool' }>, hub: Hub): Promise<ExtensionToServer> {
+function toErrorObject(error: unknown): { code: number; message: string } {
+  const code = error instanceof ProtocolError ? error.code : ErrorCode.InternalError;
+  return { code, message: errorMessage(error) };
+}
+
+/** A tab as the server sees it: its visible tools, and whether its site is allowed once it has tools. */
+export function tabInfoOf(hub: Hub, tab: chrome.tabs.Tab): ReturnType<typeof toTabInfo> {
+  const id = tab.id ?? -1;
+  const access = hub.hasRegistered(id)
+    ? hub.siteAccess(hub.tabs().find((entry) => entry.tabId === id)?.url)
+    : undefined;
+  return toTabInfo(tab, hub.toolsOf(id), access);
+}
+
+async function run(
+  request: Exclude<ServerRequest, { type: 'callTool' | 'callHubTool' | 'listHubTools' }>,
+  hub: Hub,
+): Promise<ExtensionToServer> {
   switch (request.type) {
     case 'connect': {
       const tabs = await chrome.tabs.query({});
@@ -38,7 +67,7 @@ async function run(request: Exclude<ServerRequest, { type: 'callTool' }>, hub: H
         type: 'connected',
         requestId: request.requestId,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => toTabInfo(tab, hub.toolsOf(tab.id ?? -1))),
+        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab)),
       };
     }
     case 'openTab': {
@@ -51,7 +80,7 @@ async function run(request: Exclude<ServerRequest, { type: 'callTool' }>, hub: H
       return {
         type: 'response',
         requestId: request.requestId,
-        result: { tab: toTabInfo(loaded, hub.toolsOf(tabId)), focused: request.focus, toolsReady },
+        result: { tab: tabInfoOf(hub, loaded), focused: request.focus, toolsReady },
       };
     }
     case 'focusTab': {
@@ -61,7 +90,7 @@ async function run(request: Exclude<ServerRequest, { type: 'callTool' }>, hub: H
       return {
         type: 'response',
         requestId: request.requestId,
-        result: { tab: toTabInfo(updated ?? tab, hub.toolsOf(request.tabId)) },
+        result: { tab: tabInfoOf(hub, updated ?? tab) },
       };
     }
     case 'pageRequest': {

@@ -1,12 +1,13 @@
-import type { BrowserInfo, TabInfo, Tool } from '@tabmcp/protocol';
+import type { BrowserInfo, SiteAccess, TabInfo, Tool } from '@tabmcp/protocol';
 
-export function toTabInfo(tab: chrome.tabs.Tab, tools?: Tool[]): TabInfo {
+export function toTabInfo(tab: chrome.tabs.Tab, tools?: Tool[], siteAccess?: SiteAccess): TabInfo {
   return {
     id: tab.id ?? -1,
     title: (tab.title ?? '').slice(0, 4096),
     url: (tab.pendingUrl ?? tab.url ?? '').slice(0, 8192),
     active: tab.active,
     ...(tools ? { tools } : {}),
+    ...(siteAccess && siteAccess !== 'allowed' ? { siteAccess } : {}),
   };
 }
 

@@ -1,13 +1,21 @@
 import { serveTab, type WindowMcpApi } from '@tabmcp/page';
-import { BRIDGE_CHANNEL } from './channel';
+import type { ToolSource } from '@tabmcp/protocol';
+import { BRIDGE_CHANNEL, SOURCE_META_KEY } from './channel';
+import { findFormTools } from './declarative-forms';
+import { hasWebMcpTools, watchPageTools } from './page-tools';
+import { findModelContext } from './webmcp-context';
 
 /**
- * Runs in the page's MAIN world, where `window.mcp` lives (content scripts cannot see page
- * objects). Serves a found `WindowMcpApi` over postMessage on a private channel for the content
- * script. Pages that already run an MCP-B tab server are reached directly on `mcp-default`.
+ * Runs in the page's MAIN world, where page objects live (content scripts cannot see them), and
+ * serves what it finds over postMessage on a private channel for the content script, naming the
+ * source in the initialize result. In order: a `window.mcp` object (ours or hand-written), WebMCP
+ * (`document.modelContext` / `navigator.modelContext`) with the declarative `<form toolname>`
+ * forms. Pages that run an MCP-B tab server (`@mcp-b/global` does) are reached directly on
+ * `mcp-default`, which the content script prefers, so no page is listed twice.
  */
 const API_METHODS = ['listTools', 'callTool', 'addEventListener'] as const;
 const LOOK_FOR_MS = 5_000;
+const LOOK_EVERY_MS = 100;
 
 function findWindowMcp(): WindowMcpApi | undefined {
   const candidate = (window as { mcp?: unknown }).mcp;
@@ -16,17 +24,46 @@ function findWindowMcp(): WindowMcpApi | undefined {
   return API_METHODS.every((method) => typeof record[method] === 'function') ? (candidate as WindowMcpApi) : undefined;
 }
 
+function serve(api: WindowMcpApi, source: () => ToolSource): void {
+  serveTab(api, {
+    channel: BRIDGE_CHANNEL,
+    get serverMeta() {
+      return { [SOURCE_META_KEY]: source() };
+    },
+  });
+}
+
+async function serveWebMcp(): Promise<void> {
+  const tools = await watchPageTools(findModelContext());
+  serve(tools.provider, tools.source);
+}
+
 function start(): void {
   const startedAt = Date.now();
-  const look = () => {
+  const look = async () => {
     const api = findWindowMcp();
     if (api) {
-      serveTab(api, { channel: BRIDGE_CHANNEL });
+      serve(api, () => 'window.mcp');
       return;
     }
-    if (Date.now() - startedAt < LOOK_FOR_MS) setTimeout(look, 100);
+    const context = findModelContext();
+    const hasForms = document.readyState !== 'loading' && findFormTools().length > 0;
+    if (hasForms || (context && (await hasWebMcpTools(context)))) {
+      await serveWebMcp();
+      return;
+    }
+    if (Date.now() - startedAt < LOOK_FOR_MS) {
+      setTimeout(() => void look().catch(report), LOOK_EVERY_MS);
+      return;
+    }
+    // A WebMCP page that registers its first tool late still gets served.
+    context?.addEventListener('toolchange', () => void serveWebMcp().catch(report), { once: true });
   };
-  look();
+  void look().catch(report);
+}
+
+function report(error: unknown): void {
+  console.debug('[tabmcp bridge]', error instanceof Error ? error.message : error);
 }
 
 const marker = Symbol.for('tabmcp.bridge');

@@ -1,14 +1,16 @@
 import type { TabClient } from '@tabmcp/page';
-import type { Tool, ToolSource } from '@tabmcp/protocol';
+import { type Tool, Tool as ToolSchema, type ToolSource, validate } from '@tabmcp/protocol';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
+import { scheduleDomTools } from './dom-tools';
 import { findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
+import { rateLimited } from './rate-limit';
 
 /**
  * The proxy of mcp-b.md, one per tab: finds the page's MCP server, reports its tools to the
  * background over a Port, and relays calls. Runs in the isolated world; the page is untrusted.
  */
-const UPDATE_DEBOUNCE_MS = 50;
+const UPDATE_DEBOUNCE_MS = 500;
 const PAGE_NOTIFICATIONS = new Set([
   'notifications/resources/list_changed',
   'notifications/resources/updated',
@@ -23,13 +25,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 const POLL_INTERVAL_MS = 60_000;
+/** Pages with their own tools usually answer well within this; later ones still take precedence. */
+const DOM_TOOLS_AFTER_MS = 400;
 
 async function main(): Promise<void> {
+  // A page that publishes no tools gets DOM-derived ones; its own server, once found, replaces them.
+  const domTools = scheduleDomTools(DOM_TOOLS_AFTER_MS, ['mcp-default', BRIDGE_CHANNEL], reportError);
   const found = await findPageServer([
     { channel: 'mcp-default', source: 'mcp-b' },
     { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
   ]);
   if (!found) return;
+  domTools.stop();
   const { client, source } = found;
   let lastSent = '';
 
@@ -47,7 +54,7 @@ async function main(): Promise<void> {
     );
   };
 
-  let debounce: ReturnType<typeof setTimeout> | undefined;
+  const updates = rateLimited(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);
   client.onnotification = (notification) => {
     if (PAGE_NOTIFICATIONS.has(notification.method)) {
       port?.post({
@@ -61,8 +68,7 @@ async function main(): Promise<void> {
       return;
     }
     if (notification.method !== 'notifications/tools/list_changed') return;
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);
+    updates.schedule();
   };
   // Pages that never send list_changed still get their changes seen, at a slow pace.
   const poll = setInterval(() => void publish('browser/updateTools').catch(reportError), POLL_INTERVAL_MS);
@@ -83,7 +89,13 @@ async function main(): Promise<void> {
 async function listTools(client: TabClient, source: ToolSource): Promise<Tool[]> {
   const result = (await client.request('tools/list')) as { tools?: unknown };
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
-  return result.tools as Tool[];
+  // One malformed tool must not hide the page's other tools: drop it here with its reason.
+  return result.tools.flatMap((raw: unknown) => {
+    const checked = validate(ToolSchema, raw, 'page tool');
+    if (checked.ok) return [checked.value];
+    reportError(checked.error);
+    return [];
+  });
 }
 
 function reportError(error: unknown): void {

@@ -1,5 +1,6 @@
 import { TabClient } from '@tabmcp/page';
-import type { ToolSource } from '@tabmcp/protocol';
+import { ToolSource } from '@tabmcp/protocol';
+import { SOURCE_META_KEY } from '../bridge/channel';
 
 export interface Candidate {
   channel: string;
@@ -43,6 +44,9 @@ export async function findPageServer(
   const client = clients[chosen];
   const candidate = candidates[chosen];
   if (!client || !candidate) return undefined;
-  await client.initialize();
-  return { client, source: candidate.source };
+  const result = (await client.initialize()) as { _meta?: Record<string, unknown> } | undefined;
+  // The bridge names what it found (window.mcp, WebMCP, declarative forms); a page cannot lie its
+  // way into anything but a label, and an unknown label is ignored.
+  const named = ToolSource.safeParse(result?._meta?.[SOURCE_META_KEY]);
+  return { client, source: named.success ? named.data : candidate.source };
 }

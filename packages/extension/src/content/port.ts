@@ -21,7 +21,7 @@ const MAX_RECONNECTS = 20;
  * when the extension worker is stopped or restarted, connects again (which wakes the worker) and
  * calls `onconnect` so the tab registers its tools anew.
  */
-export function connectPort(client: TabClient, onconnect: () => void, onclose: () => void): TabPort {
+export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () => void, onclose: () => void): TabPort {
   let port: chrome.runtime.Port | undefined;
   let closed = false;
   let reconnects = 0;

@@ -14,6 +14,9 @@ export interface SignTokenOptions {
 
 /** An HS256 JWT for `userId`, as the `token` CLI prints it. */
 export async function signToken(options: SignTokenOptions): Promise<string> {
+  const key = new TextEncoder().encode(options.secret);
+  // Same floor as the verifier: a token signed with a secret the proxy would refuse is useless.
+  if (key.byteLength < 32) throw new Error('The HS256 secret must be at least 32 bytes');
   const seconds = parseDurationSeconds(options.ttl ?? '1h');
   let jwt = new SignJWT({ ...options.claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -22,5 +25,5 @@ export async function signToken(options: SignTokenOptions): Promise<string> {
     .setExpirationTime(Math.floor(Date.now() / 1000) + seconds);
   if (options.issuer) jwt = jwt.setIssuer(options.issuer);
   if (options.audience) jwt = jwt.setAudience(options.audience);
-  return jwt.sign(new TextEncoder().encode(options.secret));
+  return jwt.sign(key);
 }

@@ -118,7 +118,9 @@ export class ExtensionSession implements Session {
   /** Tells the extension how many MCP clients it now serves. */
   sendStatus(): void {
     const peerCount = this.attached.size;
-    this.send(notificationFrame('status', { connected: peerCount > 0, peer_count: peerCount, timestamp: localTimestamp() }));
+    this.send(
+      notificationFrame('status', { connected: peerCount > 0, peer_count: peerCount, timestamp: localTimestamp() }),
+    );
   }
 
   send(frame: string): void {
@@ -167,7 +169,8 @@ export class ExtensionSession implements Session {
     }
     const name = parsed.data.name;
     this.state = 'verifying';
-    const identity = token === undefined ? Promise.resolve(this.preAuthenticated as Identity) : this.host.verifier.verify(token);
+    const identity =
+      token === undefined ? Promise.resolve(this.preAuthenticated as Identity) : this.host.verifier.verify(token);
     identity.then(
       (verified) => {
         if (this.state === 'closed') return;

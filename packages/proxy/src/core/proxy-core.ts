@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import type { Identity, TokenVerifier } from '../auth/token-verifier';
 import type { Cluster, ExtensionRecord } from '../cluster/cluster';
@@ -9,6 +8,7 @@ import type { Limits } from './limits';
 import { McpSession, type McpSessionHost } from './mcp-session';
 import { notificationFrame, requestFrame } from './outgoing';
 import { CloseCode, type Peer } from './peer';
+import { PendingAttaches } from './pending-attaches';
 import type { AttachOutcome, AttachRequest, CallOutcome, Link, Session } from './session';
 import { withTimeout } from './with-timeout';
 
@@ -34,12 +34,6 @@ export interface ProxyStats {
 const NOT_FOUND = 'Extension not found or not accessible';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
 
-interface PendingAttach {
-  resolve(outcome: AttachOutcome): void;
-  reject(error: ProtocolError): void;
-  timer: NodeJS.Timeout;
-}
-
 /**
  * The proxy's routing brain: which sockets are which sessions, which MCP connection is attached to which
  * extension (locally or on another node), and the envelopes exchanged with other nodes. No sockets here.
@@ -58,7 +52,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   private readonly attachedTo = new Map<string, ExtensionSession>();
   /** Connection id → the local MCP session that owns it (the extension may be on any node). */
   private readonly connections = new Map<string, McpSession>();
-  private readonly pendingAttach = new Map<string, PendingAttach>();
+  private readonly pendingAttaches: PendingAttaches;
   private readonly livenessIntervalMs: number;
   private sweepTimer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
@@ -72,6 +66,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     this.limits = options.limits;
     this.logger = options.logger;
     this.livenessIntervalMs = options.livenessIntervalMs ?? 2_000;
+    this.pendingAttaches = new PendingAttaches(options.limits.connectTimeoutMs);
   }
 
   async start(): Promise<void> {
@@ -122,11 +117,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       clearInterval(this.livenessTimer);
       for (const session of [...this.mcpSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
       for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
-      for (const [rid, pending] of this.pendingAttach) {
-        clearTimeout(pending.timer);
-        pending.reject(new ProtocolError(ErrorCode.ServerError, 'Proxy shutting down'));
-        this.pendingAttach.delete(rid);
-      }
+      this.pendingAttaches.rejectAll('Proxy shutting down');
       await this.cluster.leave();
     })();
     return this.closing;
@@ -161,7 +152,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   detach(connectionId: string, extensionId: string, nodeId: string): void {
     if (nodeId === this.nodeId) this.detachLocal(connectionId);
-    else void this.publish(nodeId, { t: 'detach', from: this.nodeId, connectionId, extensionId });
+    else this.publishQuietly(nodeId, { t: 'detach', from: this.nodeId, connectionId, extensionId });
   }
 
   forward(session: McpSession, link: Link, mappedId: string | undefined, method: string, params: unknown): void {
@@ -171,7 +162,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
         if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension is not connected');
         return;
       }
-      extension.send(mappedId === undefined ? notificationFrame(method, params) : requestFrame(mappedId, method, params));
+      extension.send(
+        mappedId === undefined ? notificationFrame(method, params) : requestFrame(mappedId, method, params),
+      );
       return;
     }
     const envelope: Envelope = {
@@ -219,7 +212,10 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       connectedAt: Date.now(),
     };
     this.cluster.presence.announce(record).catch((error: unknown) => {
-      this.logger.warn('presence.announce_failed', { extension_id: record.extensionId, error: toProtocolError(error).message });
+      this.logger.warn('presence.announce_failed', {
+        extension_id: record.extensionId,
+        error: toProtocolError(error).message,
+      });
     });
   }
 
@@ -229,7 +225,10 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     this.extensions.delete(session.extensionId);
     this.logger.info('extension.closed', { extension_id: session.extensionId, peers: session.attached.size });
     this.cluster.presence.withdraw(session.userId, session.extensionId).catch((error: unknown) => {
-      this.logger.warn('presence.withdraw_failed', { extension_id: session.extensionId, error: toProtocolError(error).message });
+      this.logger.warn('presence.withdraw_failed', {
+        extension_id: session.extensionId,
+        error: toProtocolError(error).message,
+      });
     });
     const remote = new Map<string, string[]>();
     for (const [connectionId, client] of session.attached) {
@@ -239,7 +238,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     }
     session.attached.clear();
     for (const [nodeId, connectionIds] of remote) {
-      void this.publish(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
+      this.publishQuietly(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
     }
   }
 
@@ -251,7 +250,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     const envelope: Envelope = outcome.error
       ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
       : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result };
-    void this.publish(client.nodeId, envelope);
+    this.publishQuietly(client.nodeId, envelope);
   }
 
   routeNotification(session: ExtensionSession, method: string, params: unknown): void {
@@ -261,13 +260,17 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
     }
     for (const [nodeId, connectionIds] of remote) {
-      void this.publish(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
+      this.publishQuietly(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
     }
   }
 
   // ---- between nodes ----
 
-  private attachLocal(extension: ExtensionSession | undefined, request: AttachRequest, fromNode: string): AttachOutcome {
+  private attachLocal(
+    extension: ExtensionSession | undefined,
+    request: AttachRequest,
+    fromNode: string,
+  ): AttachOutcome {
     if (!extension?.isAuthenticated || extension.userId !== request.userId) {
       throw new ProtocolError(ErrorCode.ServerError, NOT_FOUND);
     }
@@ -287,20 +290,11 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   }
 
   private attachRemote(nodeId: string, request: AttachRequest): Promise<AttachOutcome> {
-    const rid = randomUUID();
-    return new Promise<AttachOutcome>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pendingAttach.delete(rid);
-        reject(new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance did not answer)`));
-      }, this.limits.connectTimeoutMs);
-      timer.unref?.();
-      this.pendingAttach.set(rid, { resolve, reject, timer });
-      this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }).catch(() => {
-        clearTimeout(timer);
-        this.pendingAttach.delete(rid);
-        reject(new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance is unreachable)`));
-      });
-    });
+    return this.pendingAttaches.start(
+      (rid) => this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }),
+      `${NOT_FOUND} (its proxy instance did not answer)`,
+      `${NOT_FOUND} (its proxy instance is unreachable)`,
+    );
   }
 
   private onEnvelope(envelope: Envelope): void {
@@ -317,22 +311,12 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
         this.onAttach(envelope);
         return;
       case 'attach-result': {
-        const pending = this.pendingAttach.get(envelope.rid);
-        if (!pending) {
-          // We gave up waiting but the other node attached anyway: undo it there.
-          if (envelope.ok) this.detach(envelope.connectionId, envelope.extensionId, envelope.from);
-          return;
-        }
-        clearTimeout(pending.timer);
-        this.pendingAttach.delete(envelope.rid);
-        if (envelope.ok) {
-          pending.resolve({
-            extensionName: envelope.extensionName ?? '',
-            peerCount: envelope.peerCount ?? 1,
-            nodeId: envelope.from,
-          });
-        } else {
-          pending.reject(new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND));
+        const outcome = envelope.ok
+          ? { extensionName: envelope.extensionName ?? '', peerCount: envelope.peerCount ?? 1, nodeId: envelope.from }
+          : new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND);
+        // Nobody waits any more (timed out) but the other node attached anyway: undo it there.
+        if (!this.pendingAttaches.settle(envelope.rid, outcome) && envelope.ok) {
+          this.detach(envelope.connectionId, envelope.extensionId, envelope.from);
         }
         return;
       }
@@ -347,7 +331,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
         if (session?.link?.nodeId !== envelope.from) return;
         session.deliverReply(
           envelope.id,
-          envelope.error ? { error: envelope.error } : { result: envelope.result === undefined ? null : envelope.result },
+          envelope.error
+            ? { error: envelope.error }
+            : { result: envelope.result === undefined ? null : envelope.result },
         );
         return;
       }
@@ -372,7 +358,15 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       outcome = this.attachLocal(this.extensions.get(envelope.extensionId), envelope, from);
     } catch (error) {
       const message = toProtocolError(error).message;
-      void this.publish(from, { t: 'attach-result', from: this.nodeId, rid, connectionId, extensionId, ok: false, message });
+      this.publishQuietly(from, {
+        t: 'attach-result',
+        from: this.nodeId,
+        rid,
+        connectionId,
+        extensionId,
+        ok: false,
+        message,
+      });
       return;
     }
     const reply: Envelope = {
@@ -400,9 +394,15 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     ) {
       if (envelope.id !== undefined) {
         const error = { code: ErrorCode.ServerError, message: 'Extension is not connected' };
-        void this.publish(envelope.from, { t: 'reply', from: this.nodeId, connectionId: envelope.connectionId, id: envelope.id, error });
+        this.publishQuietly(envelope.from, {
+          t: 'reply',
+          from: this.nodeId,
+          connectionId: envelope.connectionId,
+          id: envelope.id,
+          error,
+        });
       }
-      void this.publish(envelope.from, {
+      this.publishQuietly(envelope.from, {
         t: 'ended',
         from: this.nodeId,
         connectionIds: [envelope.connectionId],
@@ -419,9 +419,18 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   private publish(nodeId: string, envelope: Envelope): Promise<void> {
     return this.cluster.bus.publish(nodeId, envelope).catch((error: unknown) => {
-      this.logger.warn('cluster.publish_failed', { to: nodeId, type: envelope.t, error: toProtocolError(error).message });
+      this.logger.warn('cluster.publish_failed', {
+        to: nodeId,
+        type: envelope.t,
+        error: toProtocolError(error).message,
+      });
       throw error;
     });
+  }
+
+  /** Fire and forget: a failure is logged by publish(); left unhandled it would end the process (Redis away). */
+  private publishQuietly(nodeId: string, envelope: Envelope): void {
+    this.publish(nodeId, envelope).catch(() => undefined);
   }
 
   private expireCalls(): void {

@@ -29,7 +29,7 @@ interface Pending {
 export class RedisClient {
   private socket: net.Socket | undefined;
   private readonly parser: RespParser;
-  private queue: Pending[] = [];
+  private queue: (Pending | undefined)[] = [];
   private head = 0;
   private ready = false;
   private closed = false;
@@ -39,7 +39,14 @@ export class RedisClient {
   private watchdog: NodeJS.Timeout | undefined;
   private connectStartedAt = 0;
   private readonly subscriptions = new Set<string>();
-  private readonly target: { host: string; port: number; tls: boolean; password?: string; username?: string; db?: number };
+  private readonly target: {
+    host: string;
+    port: number;
+    tls: boolean;
+    password?: string;
+    username?: string;
+    db?: number;
+  };
   private readonly commandTimeoutMs: number;
   private readonly connectTimeoutMs: number;
   private readonly maxReconnectDelayMs: number;
@@ -139,7 +146,9 @@ export class RedisClient {
   private async handshake(socket: net.Socket): Promise<void> {
     try {
       if (this.target.password !== undefined) {
-        const auth = this.target.username ? ['AUTH', this.target.username, this.target.password] : ['AUTH', this.target.password];
+        const auth = this.target.username
+          ? ['AUTH', this.target.username, this.target.password]
+          : ['AUTH', this.target.password];
         await this.send(auth);
       }
       if (this.target.db !== undefined && !this.options.onMessage) await this.send(['SELECT', this.target.db]);
@@ -181,7 +190,7 @@ export class RedisClient {
     }
     const pending = this.queue[this.head];
     if (!pending) return;
-    this.queue[this.head] = undefined as unknown as Pending;
+    this.queue[this.head] = undefined;
     this.head++;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
       this.queue = this.queue.slice(this.head);
@@ -236,7 +245,8 @@ function parseRedisUrl(url: string): {
   db?: number;
 } {
   const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') throw new Error(`Not a redis URL: ${parsed.protocol}`);
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:')
+    throw new Error(`Not a redis URL: ${parsed.protocol}`);
   const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : undefined;
   if (db !== undefined && !Number.isInteger(db)) throw new Error('The redis URL path must be a database number');
   return {

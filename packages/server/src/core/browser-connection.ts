@@ -1,4 +1,12 @@
-import type { BrowserInfo, CallToolResult, OpenTabResult, PageMethod, TabInfo, Tool } from '@tabmcp/protocol';
+import type {
+  BrowserCapabilities,
+  BrowserInfo,
+  CallToolResult,
+  OpenTabResult,
+  PageMethod,
+  TabInfo,
+  Tool,
+} from '@tabmcp/protocol';
 
 /** What the extension reports without being asked (browser-mcp-server.md's event messages). */
 export type BrowserEvent =
@@ -7,7 +15,9 @@ export type BrowserEvent =
   | { type: 'tabClosed'; tabId: number }
   | { type: 'tabFocused'; tabId: number; tools: Tool[] }
   | { type: 'toolsChanged'; tabId: number; tools: Tool[] }
-  | { type: 'pageNotification'; tabId: number; method: string; params?: Record<string, unknown> };
+  | { type: 'pageNotification'; tabId: number; method: string; params?: Record<string, unknown> }
+  /** The hub's `all` view list (hub names); the focused view ignores it. */
+  | { type: 'hubToolsChanged'; tools: Tool[]; capabilities?: BrowserCapabilities };
 
 /**
  * The session core's view of the browser link. An adapter implements it over the WebSocket;

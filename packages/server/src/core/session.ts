@@ -3,12 +3,14 @@ import {
   type CallToolResult,
   ErrorCode,
   errorMessage,
+  type PageMethod,
   ProtocolError,
   type TabInfo,
   type Tool,
   validateJsonSchema,
 } from '@tabmcp/protocol';
 import { z } from 'zod';
+import type { PageEvent } from '../mcp/page-resources';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
@@ -23,6 +25,13 @@ export interface SessionOptions {
   connectGraceMs?: number;
   launchTimeoutMs?: number;
   openTabToolWaitMs?: number;
+  /**
+   * A navigation empties a tab's tools before the new page publishes its own; the emptied list
+   * waits this long, so a reload that brings the same tools back announces nothing.
+   */
+  navigationGraceMs?: number;
+  /** For clients that ignore list_changed: every core tool in every state, plus list_page_tools and call_page_tool. */
+  fallbackTools?: boolean;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
@@ -31,6 +40,8 @@ interface TabState {
   title: string;
   url: string;
   tools: Tool[];
+  /** Set by the extension's hub when the user has not allowed the tab's site (its tools are held back). */
+  siteAccess?: TabInfo['siteAccess'];
 }
 
 export interface ListedTool {
@@ -67,7 +78,10 @@ export class BrowserSession {
   #pageTools: ExposedPageTool[] = [];
   #announced = '';
   #announceScheduled = false;
+  readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
   ontoolschanged: (() => void) | undefined;
+  /** Focus moved, or the focused page announced a resources/prompts change (mcp/page-resources.ts). */
+  onpageevent: ((event: PageEvent) => void) | undefined;
 
   constructor(options: SessionOptions) {
     this.#connection = options.connection;
@@ -79,6 +93,8 @@ export class BrowserSession {
       connectGraceMs: options.connectGraceMs ?? 2_000,
       launchTimeoutMs: options.launchTimeoutMs ?? 20_000,
       openTabToolWaitMs: options.openTabToolWaitMs ?? 3_000,
+      navigationGraceMs: options.navigationGraceMs ?? 1_500,
+      fallbackTools: options.fallbackTools ?? false,
     };
     this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
     this.#connection.onevent = (event) => this.#onEvent(event);
@@ -93,13 +109,19 @@ export class BrowserSession {
     return this.#focusedTabId === null ? 'CONNECTED_NO_FOCUS' : 'TAB_FOCUSED';
   }
 
+  /** A resources/prompts request to the focused tab's page; undefined when no tab is focused. */
+  requestFocusedPage(method: PageMethod, params?: Record<string, unknown>): Promise<unknown> | undefined {
+    return this.#focusedTabId === null ? undefined : this.#connection.pageRequest(this.#focusedTabId, method, params);
+  }
+
   get focusedTabId(): number | null {
     return this.#focusedTabId;
   }
 
   /** browser-mcp-server.md, "Tool Availability by State". */
   listTools(): ListedTool[] {
-    const core = this.#availableCoreNames().map((name) => this.#listCore(name));
+    const names = this.#options.fallbackTools ? [...this.#coreTools.keys()] : this.#availableCoreNames();
+    const core = names.map((name) => this.#listCore(name));
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
     if (!tab) return core;
     const origin = originOf(tab.url);
@@ -137,6 +159,22 @@ export class BrowserSession {
     return this.#callPageTool(this.#focusedTabId, page.tool, args);
   }
 
+  /** The focused tab's tools as an agent sees them (for list_page_tools and the open/focus replies). */
+  #focusedPageTools(): ListedTool[] {
+    const core = new Set(this.#coreTools.keys());
+    return this.listTools().filter((tool) => !core.has(tool.name));
+  }
+
+  async #callPageToolByName(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    if (this.#focusedTabId === null) return errorResult('No tab is focused: call focus_tab or open_tab first.');
+    const page = this.#pageTools.find((entry) => entry.exposedName === name);
+    if (!page) {
+      const names = this.#pageTools.map((entry) => entry.exposedName).join(', ') || 'none';
+      return errorResult(`The focused tab has no tool "${name}". Its tools: ${names}. Call list_page_tools.`);
+    }
+    return this.#callPageTool(this.#focusedTabId, page.tool, args);
+  }
+
   async #callPageTool(tabId: number, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
     const problems = validateJsonSchema(tool.inputSchema, args);
     if (problems.length > 0) {
@@ -147,15 +185,22 @@ export class BrowserSession {
     try {
       return await this.#connection.callTool(tabId, tool.name, args, this.#options.pageToolTimeoutMs);
     } catch (error) {
-      const stillOpen = this.#tabs.has(tabId);
-      const hint = stillOpen
-        ? 'The page may be busy or reloading; try again, or call list_tabs.'
-        : 'The tab is gone; call list_tabs and focus_tab to pick another.';
+      const hint =
+        error instanceof ProtocolError && error.code === ErrorCode.BrowserNotConnected
+          ? 'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself when the extension dials in again: call list_tabs in a moment, or connect_browser.'
+          : this.#tabs.has(tabId)
+            ? 'The page may be busy or reloading; try again, or call list_tabs.'
+            : 'The tab is gone; call list_tabs and focus_tab to pick another.';
       return errorResult(`The page tool "${tool.name}" in tab ${tabId} failed: ${errorMessage(error)}. ${hint}`);
     }
   }
 
   #availableCoreNames(): string[] {
+    const fallback = this.#options.fallbackTools ? ['list_page_tools', 'call_page_tool'] : [];
+    return [...this.#stateCoreNames(), ...(this.state === 'TAB_FOCUSED' ? fallback : [])];
+  }
+
+  #stateCoreNames(): string[] {
     switch (this.state) {
       case 'DISCONNECTED':
         return ['connect_browser'];
@@ -282,6 +327,40 @@ export class BrowserSession {
         run: (args) => this.#closeTab((args as z.infer<typeof closeInput>).tabId),
       },
     ];
+    if (!this.#options.fallbackTools) return tools;
+    const callInput = z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) });
+    tools.push(
+      {
+        name: 'list_page_tools',
+        title: 'List the focused page tools',
+        description:
+          "List the focused tab's own tools with their input schemas, for clients that do not refresh their tool list. Call them with call_page_tool.",
+        input: z.object({}).strict(),
+        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+        annotations: { readOnlyHint: true, idempotentHint: true },
+        run: async () => jsonResult({ focusedTabId: this.#focusedTabId, tools: this.#focusedPageTools() }),
+      },
+      {
+        name: 'call_page_tool',
+        title: 'Call a tool of the focused page',
+        description: 'Call one of the tools list_page_tools shows, by name, with its arguments.',
+        input: callInput,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', description: 'Tool name as list_page_tools shows it' },
+            arguments: { type: 'object', description: "The tool's arguments", additionalProperties: true },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+        annotations: { readOnlyHint: false, openWorldHint: true },
+        run: (args) => {
+          const { name, arguments: toolArgs } = args as z.infer<typeof callInput>;
+          return this.#callPageToolByName(name, toolArgs);
+        },
+      },
+    );
     return tools;
   }
 
@@ -329,6 +408,11 @@ export class BrowserSession {
         url: tab.url,
         focused: tab.id === this.#focusedTabId,
         toolCount: tab.tools.length,
+        ...(tab.siteAccess && tab.siteAccess !== 'allowed'
+          ? {
+              note: `site ${tab.siteAccess === 'blocked' ? 'blocked' : 'not allowed'}: open the tabmcp popup to allow it`,
+            }
+          : {}),
       })),
       focusedTabId: this.#focusedTabId,
     };
@@ -345,7 +429,18 @@ export class BrowserSession {
       return errorResult(`Refusing to open "${url}": only ${[...ALLOWED_URL_PROTOCOLS].join(' ')} URLs can be opened`);
     }
     progress(`Opening ${parsed.href}`);
-    const opened = await this.#connection.openTab(parsed.href, focus, this.#options.openTabToolWaitMs);
+    const started = Date.now();
+    // Pages can take seconds to load: tell the client the call is alive.
+    const ticker = setInterval(
+      () => progress(`Waiting for ${parsed.href} to load (${Math.round((Date.now() - started) / 1000)} s)`),
+      1_000,
+    );
+    let opened: Awaited<ReturnType<BrowserConnection['openTab']>>;
+    try {
+      opened = await this.#connection.openTab(parsed.href, focus, this.#options.openTabToolWaitMs);
+    } finally {
+      clearInterval(ticker);
+    }
     const existing = this.#tabs.get(opened.tab.id);
     const tab = toTabState(opened.tab);
     // Tool updates may have raced ahead of this reply; the newest non-empty list wins.
@@ -395,14 +490,17 @@ export class BrowserSession {
   }
 
   #removeTab(tabId: number): void {
+    this.#cancelPendingEmpty(tabId);
     this.#tabs.delete(tabId);
     if (this.#focusedTabId === tabId) this.#setFocus(null);
     else this.#scheduleAnnounce();
   }
 
   #setFocus(tabId: number | null): void {
+    const changed = this.#focusedTabId !== tabId;
     this.#focusedTabId = tabId;
     this.#refreshPageTools();
+    if (changed) this.onpageevent?.({ type: 'focus' });
   }
 
   #refreshPageTools(): void {
@@ -427,18 +525,49 @@ export class BrowserSession {
       case 'toolsChanged':
       case 'tabFocused': {
         const tab = this.#tabs.get(event.tabId);
+        if (event.type === 'toolsChanged' && tab && event.tools.length === 0 && tab.tools.length > 0) {
+          this.#holdEmptyTools(event.tabId);
+          return;
+        }
+        this.#cancelPendingEmpty(event.tabId);
         if (tab) tab.tools = event.tools;
         if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#focusedTabId = event.tabId;
         if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
         return;
       }
       case 'pageNotification':
+        if (event.tabId === this.#focusedTabId)
+          this.onpageevent?.({
+            type: 'notification',
+            method: event.method,
+            ...(event.params ? { params: event.params } : {}),
+          });
         return;
     }
   }
 
+  /** Applies an emptied tool list only if the tab's next page publishes nothing within the grace. */
+  #holdEmptyTools(tabId: number): void {
+    if (this.#pendingEmpty.has(tabId)) return;
+    const timer = setTimeout(() => {
+      this.#pendingEmpty.delete(tabId);
+      const tab = this.#tabs.get(tabId);
+      if (!tab) return;
+      tab.tools = [];
+      if (tabId === this.#focusedTabId) this.#refreshPageTools();
+    }, this.#options.navigationGraceMs);
+    timer.unref?.();
+    this.#pendingEmpty.set(tabId, timer);
+  }
+
+  #cancelPendingEmpty(tabId: number): void {
+    clearTimeout(this.#pendingEmpty.get(tabId));
+    this.#pendingEmpty.delete(tabId);
+  }
+
   #onLinkDown(reason: string): void {
-    this.#log('link.down', { reason });
+    this.#log('session.disconnected', { reason });
+    for (const tabId of [...this.#pendingEmpty.keys()]) this.#cancelPendingEmpty(tabId);
     if (!this.#connected) return;
     this.#connected = false;
     this.#tabs.clear();
@@ -473,5 +602,11 @@ export class BrowserSession {
 }
 
 function toTabState(tab: TabInfo): TabState {
-  return { id: tab.id, title: tab.title, url: tab.url, tools: tab.tools ?? [] };
+  return {
+    id: tab.id,
+    title: tab.title,
+    url: tab.url,
+    tools: tab.tools ?? [],
+    ...(tab.siteAccess ? { siteAccess: tab.siteAccess } : {}),
+  };
 }

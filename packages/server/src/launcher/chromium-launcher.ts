@@ -16,6 +16,9 @@ export interface LaunchOptions {
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
+/** How long stop() waits for the browser to exit before removing its profile anyway. */
+const STOP_WAIT_MS = 3_000;
+
 /**
  * Starts Chromium on a fresh profile with a copy of the extension that already knows the link's
  * port and pairing token, so a launched browser pairs by itself. Only the process we started is
@@ -92,10 +95,12 @@ export class ChromiumLauncher implements BrowserLauncher {
   }
 
   /** Stops the browser we started (its whole process group) and removes its profile. */
-  stop(): void {
+  async stop(): Promise<void> {
     const child = this.#child;
     this.#child = undefined;
-    if (child?.pid !== undefined && child.exitCode === null) {
+    const running = child !== undefined && child.exitCode === null && child.signalCode === null;
+    const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
+    if (running && child.pid !== undefined) {
       try {
         process.kill(-child.pid, 'SIGTERM');
       } catch {
@@ -104,9 +109,11 @@ export class ChromiumLauncher implements BrowserLauncher {
     }
     const profileDir = this.#profileDir;
     this.#profileDir = undefined;
-    if (profileDir) {
-      // Chromium may still be writing for a moment after SIGTERM.
-      setTimeout(() => rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 }), 500).unref();
-    }
+    if (!profileDir) return;
+    // Chromium writes to its profile until it exits; the caller may exit right after, so wait here.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, STOP_WAIT_MS)))]);
+    clearTimeout(timer);
+    rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
   }
 }

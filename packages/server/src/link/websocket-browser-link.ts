@@ -1,70 +1,69 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import {
-  type BrowserInfo,
-  type CallToolResult,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  ErrorCode,
+  BROWSER_LINK_PROTOCOL_VERSION,
   type ExtensionToServer,
   ExtensionToServer as ExtensionToServerSchema,
   MAX_MESSAGE_BYTES,
-  type OpenTabResult,
-  type PageMethod,
-  PendingRequests,
-  ProtocolError,
   parseMessage,
-  type ServerToExtension,
-  type TabInfo,
+  ServerToExtension as ServerToExtensionSchema,
 } from '@tabmcp/protocol';
-import { type WebSocket, WebSocketServer } from 'ws';
-import type { BrowserConnection } from '../core/browser-connection';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { ExtensionMux } from './extension-mux';
+import type { LinkEndpoint } from './link-endpoint';
 
 export interface LinkServerOptions {
   host: string;
   port: number;
   /** Exact `Origin` values allowed to connect: our extension's `chrome-extension://<id>`. */
   allowedOrigins: readonly string[];
-  /** Pairing token the extension must present as `?token=`. */
+  /** Pairing token the extension (and a peer tabmcp) must present as `?token=`. */
   token: string;
-  requestTimeoutMs?: number;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
 /** The extension pings every 20 s; silence for this long means the worker or the browser is gone. */
 const SILENCE_LIMIT_MS = 50_000;
+/** Where another tabmcp process joins this one to share the browser (DESIGN.md decision 4). */
+export const PEER_PATH = '/peer';
 
-type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
+type Hello = Extract<ExtensionToServer, { type: 'hello' }>;
 
 /**
  * The server end of the browser link: a WebSocket endpoint on loopback that only our extension,
- * holding the pairing token, may use. It turns the message protocol into the BrowserConnection
- * calls the session core uses; a dropped link answers every waiting call at once.
+ * holding the pairing token, may use. Several agents share it through a multiplexer: the sessions
+ * of this process (attachEndpoint) and other tabmcp processes that dial in at /peer with the same
+ * token. When the extension's socket drops, every agent's waiting calls are answered at once.
  */
-export class WebSocketBrowserLink implements BrowserConnection {
+export class WebSocketBrowserLink {
   readonly #options: LinkServerOptions;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
-  readonly #pending = new PendingRequests<Reply>();
-  readonly #upWaiters = new Set<(up: boolean) => void>();
+  readonly #mux: ExtensionMux;
+  readonly #peers = new Set<WebSocket>();
   #http: Server | undefined;
   #wss: WebSocketServer | undefined;
   #socket: WebSocket | undefined;
+  #hello: Hello | undefined;
   #silenceTimer: ReturnType<typeof setTimeout> | undefined;
   #port = 0;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
 
   constructor(options: LinkServerOptions) {
     this.#options = options;
     this.#log = options.log ?? (() => {});
+    this.#mux = new ExtensionMux(this.#log);
   }
 
   get port(): number {
     return this.#port;
   }
 
+  /** The extension is connected. */
   get isUp(): boolean {
     return this.#socket !== undefined;
+  }
+
+  get peerCount(): number {
+    return this.#peers.size;
   }
 
   async start(): Promise<number> {
@@ -73,13 +72,14 @@ export class WebSocketBrowserLink implements BrowserConnection {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('tabmcp browser link: WebSocket only\n');
     });
     http.on('upgrade', (request, socket, head) => {
-      const refusal = this.#refuse(request);
+      const peer = pathOf(request) === PEER_PATH;
+      const refusal = peer ? this.#refusePeer(request) : this.#refuseExtension(request);
       if (refusal) {
-        this.#log('link.refused', { origin: request.headers.origin, reason: refusal });
+        this.#log('link.refused', { origin: request.headers.origin, peer, reason: refusal });
         socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`);
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => this.#accept(ws));
+      wss.handleUpgrade(request, socket, head, (ws) => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)));
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -97,93 +97,45 @@ export class WebSocketBrowserLink implements BrowserConnection {
 
   async close(): Promise<void> {
     this.#drop('The tabmcp server is shutting down');
+    for (const peer of this.#peers) peer.close(1001, 'tabmcp is shutting down');
     this.#wss?.close();
     const http = this.#http;
     this.#http = undefined;
-    if (http) await new Promise<void>((resolve) => http.close(() => resolve()));
+    if (http) {
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    }
   }
 
-  waitUntilUp(timeoutMs: number): Promise<boolean> {
-    if (this.isUp) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (up: boolean) => {
-        clearTimeout(timer);
-        this.#upWaiters.delete(done);
-        resolve(up);
-      };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.#upWaiters.add(done);
+  /** Lets a session of this process use the extension; returns how to let go. */
+  attachEndpoint(endpoint: LinkEndpoint): () => void {
+    let handle: ReturnType<ExtensionMux['addClient']> | undefined;
+    handle = this.#mux.addClient({
+      deliver: (message) => endpoint.receive(message),
+      up: () => endpoint.attach((message) => handle?.send(message)),
+      down: (reason) => endpoint.detach(reason),
     });
-  }
-
-  async connect() {
-    const reply = await this.#request({ type: 'connect', requestId: '' }, 'connect');
-    if (reply.kind !== 'connected')
-      throw new ProtocolError(ErrorCode.InternalError, 'The extension answered connect oddly');
-    return { browser: reply.browser, tabs: reply.tabs };
-  }
-
-  async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
-    const timeout = 30_000 + waitForToolsMs + 5_000;
-    return (await this.#value(
-      { type: 'openTab', requestId: '', url, focus, waitForToolsMs },
-      'openTab',
-      timeout,
-    )) as OpenTabResult;
-  }
-
-  async focusTab(tabId: number) {
-    return (await this.#value({ type: 'focusTab', requestId: '', tabId }, 'focusTab')) as { tab: TabInfo };
-  }
-
-  async closeTab(tabId: number) {
-    return (await this.#value({ type: 'closeTab', requestId: '', tabId }, 'closeTab')) as {
-      closed: true;
-      tabId: number;
+    return () => {
+      handle?.close();
+      endpoint.detach('The tabmcp link was handed over');
     };
   }
 
-  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
-    // The extension enforces the page's timeout; ours only catches a link that stopped answering.
-    const reply = await this.#request(
-      { type: 'callTool', callId: '', tabId, toolName, args, timeoutMs },
-      `callTool ${toolName}`,
-      timeoutMs + 2_000,
-    );
-    return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
-  }
-
-  async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
-    return this.#value({ type: 'pageRequest', requestId: '', tabId, method, ...(params ? { params } : {}) }, method);
-  }
-
-  async #value(message: ServerToExtension, what: string, timeoutMs?: number): Promise<unknown> {
-    const reply = await this.#request(message, what, timeoutMs);
-    return reply.kind === 'value' ? reply.value : undefined;
-  }
-
-  #request(message: ServerToExtension, what: string, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<Reply> {
-    const socket = this.#socket;
-    if (!socket) {
-      return Promise.reject(
-        new ProtocolError(
-          ErrorCode.BrowserNotConnected,
-          'The browser extension is not connected; call connect_browser.',
-        ),
-      );
-    }
-    const id = this.#pending.nextId('s');
-    const answer = this.#pending.wait(id, 'link', timeoutMs, () => `The extension (${what})`);
-    const withId = message.type === 'callTool' ? { ...message, callId: id } : { ...message, requestId: id };
-    socket.send(JSON.stringify(withId));
-    return answer;
-  }
-
-  #refuse(request: IncomingMessage): string | undefined {
+  #refuseExtension(request: IncomingMessage): string | undefined {
     const origin = request.headers.origin;
     if (!origin || !this.#options.allowedOrigins.includes(origin)) {
       return `Origin ${origin ?? '(none)'} is not allowed: only the tabmcp extension may connect.`;
     }
+    return this.#refuseToken(request);
+  }
+
+  /** Peers are local processes: a browser always sends an Origin, so any Origin is refused here. */
+  #refusePeer(request: IncomingMessage): string | undefined {
+    if (request.headers.origin !== undefined) return 'Web pages may not join as a tabmcp peer.';
+    return this.#refuseToken(request);
+  }
+
+  #refuseToken(request: IncomingMessage): string | undefined {
     const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token') ?? '';
     if (!safeEqual(token, this.#options.token)) {
       return 'Wrong or missing pairing token: pair the extension with this tabmcp server (see docs/user-guide.md).';
@@ -191,7 +143,7 @@ export class WebSocketBrowserLink implements BrowserConnection {
     return undefined;
   }
 
-  #accept(ws: WebSocket): void {
+  #acceptExtension(ws: WebSocket): void {
     if (this.#socket) {
       this.#log('link.replaced', {});
       this.#drop('A newer extension connection replaced this one');
@@ -202,60 +154,75 @@ export class WebSocketBrowserLink implements BrowserConnection {
     ws.on('message', (data, isBinary) => {
       if (this.#socket !== ws) return;
       this.#touch();
-      if (isBinary) {
-        this.#log('link.rejected', { reason: 'binary frame' });
+      const message = decode(data, isBinary);
+      const parsed =
+        message === undefined ? undefined : parseMessage(ExtensionToServerSchema, message, 'extension message');
+      if (!parsed?.ok) {
+        this.#log('link.rejected', { reason: parsed ? parsed.error.message : 'binary frame' });
         return;
       }
-      const parsed = parseMessage(ExtensionToServerSchema, data.toString(), 'extension message');
-      if (!parsed.ok) {
-        this.#log('link.rejected', { reason: parsed.error.message });
-        return;
-      }
-      this.#onMessage(ws, parsed.value);
+      this.#onExtensionMessage(ws, parsed.value);
     });
     ws.on('close', (code, reason) => {
       if (this.#socket === ws)
         this.#drop(`The browser extension disconnected (code ${code}${reason.length ? `, ${reason}` : ''})`);
     });
     ws.on('error', (error) => this.#log('link.error', { error: error.message }));
-    for (const waiter of [...this.#upWaiters]) waiter(true);
-    this.onup?.();
+    this.#mux.extensionConnected((message) => ws.send(JSON.stringify(message)));
   }
 
-  #onMessage(ws: WebSocket, message: ExtensionToServer): void {
+  #onExtensionMessage(ws: WebSocket, message: ExtensionToServer): void {
     switch (message.type) {
       case 'ping':
         ws.send(JSON.stringify({ type: 'pong' }));
         return;
       case 'hello':
+        this.#hello = message;
         this.#log('link.hello', { extensionVersion: message.extensionVersion, browser: message.browser });
-        return;
-      case 'connected':
-        this.#pending.resolve(message.requestId, { kind: 'connected', browser: message.browser, tabs: message.tabs });
-        return;
-      case 'toolResult':
-        if (message.error !== undefined || !message.result) {
-          this.#pending.reject(
-            message.callId,
-            new ProtocolError(ErrorCode.InternalError, message.error ?? 'no result'),
-          );
-        } else {
-          this.#pending.resolve(message.callId, { kind: 'value', value: message.result });
-        }
-        return;
-      case 'response':
-        if (message.error) {
-          this.#pending.reject(message.requestId, new ProtocolError(message.error.code, message.error.message));
-        } else {
-          this.#pending.resolve(message.requestId, { kind: 'value', value: message.result });
-        }
+        for (const peer of this.#peers) peer.send(JSON.stringify(message));
         return;
       case 'disconnected':
         this.#drop('The browser is closing');
         return;
       default:
-        this.onevent?.(message);
+        this.#mux.fromExtension(message);
     }
+  }
+
+  #acceptPeer(ws: WebSocket): void {
+    this.#peers.add(ws);
+    const send = (message: ExtensionToServer) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+    };
+    const handle = this.#mux.addClient({
+      deliver: send,
+      up: () =>
+        send(
+          this.#hello ?? {
+            type: 'hello',
+            protocolVersion: BROWSER_LINK_PROTOCOL_VERSION,
+            extensionVersion: 'unknown',
+            browser: { name: 'unknown', version: 'unknown' },
+          },
+        ),
+      down: () => send({ type: 'disconnected' }),
+    });
+    this.#log('peer.joined', { peer: handle.id, peers: this.#peers.size });
+    ws.on('message', (data, isBinary) => {
+      const message = decode(data, isBinary);
+      const parsed = message === undefined ? undefined : parseMessage(ServerToExtensionSchema, message, 'peer message');
+      if (!parsed?.ok) {
+        this.#log('peer.rejected', { peer: handle.id, reason: parsed ? parsed.error.message : 'binary frame' });
+        return;
+      }
+      handle.send(parsed.value);
+    });
+    ws.on('close', () => {
+      this.#peers.delete(ws);
+      handle.close();
+      this.#log('peer.left', { peer: handle.id, peers: this.#peers.size });
+    });
+    ws.on('error', (error) => this.#log('peer.error', { peer: handle.id, error: error.message }));
   }
 
   #touch(): void {
@@ -273,10 +240,18 @@ export class WebSocketBrowserLink implements BrowserConnection {
     this.#socket = undefined;
     clearTimeout(this.#silenceTimer);
     socket.close(4000, reason.slice(0, 120));
-    this.#pending.rejectAll(() => new ProtocolError(ErrorCode.BrowserNotConnected, reason));
     this.#log('link.down', { reason });
-    this.ondown?.(reason);
+    this.#mux.extensionDisconnected(reason);
   }
+}
+
+function pathOf(request: IncomingMessage): string {
+  return new URL(request.url ?? '/', 'http://localhost').pathname;
+}
+
+function decode(data: RawData, isBinary: boolean): string | undefined {
+  if (isBinary) return undefined;
+  return Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
 }
 
 function safeEqual(given: string, expected: string): boolean {

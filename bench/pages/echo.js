@@ -1,0 +1,32 @@
+// The bench page: one trivial tool for latency, one slow tool for fault tests, and the floor's raw echo.
+window.benchEcho = (text) => ({ text });
+
+const bench = new TabMcp.McpWindowProvider({ name: 'tabmcp-bench', version: '1.0.0' });
+bench.addTool(
+  {
+    name: 'echo',
+    description: 'Returns its text argument unchanged.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  ({ text }) => window.benchEcho(text),
+);
+bench.addTool(
+  {
+    name: 'wait',
+    description: 'Answers after ms milliseconds (at most 10,000).',
+    inputSchema: {
+      type: 'object',
+      properties: { ms: { type: 'integer', minimum: 0, maximum: 10000 } },
+      required: ['ms'],
+    },
+  },
+  ({ ms }) => new Promise((done) => setTimeout(() => done({ waited: ms }), ms)),
+);
+bench.exposeOnWindow();
+TabMcp.serveTab(bench);
+
+// The floor path ends here: the floor extension's content script posts a ping, the page posts the pong back.
+window.addEventListener('message', (event) => {
+  if (event.source !== window || event.data?.floor !== 'ping') return;
+  window.postMessage({ floor: 'pong', n: event.data.n }, location.origin);
+});

@@ -1,0 +1,62 @@
+// Issue 6: a page tool called by the MCP SDK client through `tabmcp --proxy` (stdio → tabmcp →
+// WebSocket → proxy → WebSocket → extension worker → Port → content script → page → back), beside
+// its floor in the same run: the same page tool called by a bare proxy-protocol client
+// (callPageTool straight to the proxy, no MCP server in front). Loopback, one browser, one proxy.
+// Run: node scripts/build.mjs && npx tsx bench/remote-page-tool.ts
+import { silentLogger, startProxy } from '@tabmcp/proxy';
+import { launchProxyBrowser, RawProxyClient, startProxyTabmcp } from '../e2e/proxy-harness';
+import { startExampleServer } from '../examples/serve';
+import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
+import { machine, ratio, writeResult } from './lib/results';
+import { formatRow, summarize, timeEach } from './lib/stats';
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 500);
+const WARMUP = 100;
+const BLOCK = 50;
+const NAME = 'Bench Chromium';
+
+const site = await startExampleServer();
+const proxy = await startProxy({ port: 0, auth: { secret: SECRET }, logger: silentLogger });
+const token = await tokenFor('bench');
+const browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: NAME });
+const tabmcp = await startProxyTabmcp(proxy.url, token, ['--browser-name', NAME]);
+const viaTabmcp: number[] = [];
+const floor: number[] = [];
+try {
+  for (let tries = 0; (await tabmcp.call('connect_browser')).isError; tries++)
+    if (tries > 20) throw new Error('the browser did not reach the proxy');
+  const opened = await tabmcp.call('open_tab', { url: `${site.url}/shop/` });
+  if (opened.isError) throw new Error(JSON.stringify(opened.content));
+  const raw = await RawProxyClient.connect(proxy.url, token, NAME);
+  const tabs = await raw.result<{ tabs: Array<{ id: number; url: string }> }>('getTabs', {});
+  const tabId = tabs.tabs.find((tab) => tab.url === `${site.url}/shop/`)?.id;
+  const mcpCall = () => tabmcp.call('search_products', { query: 'mug' });
+  const rawCall = () => raw.result('callPageTool', { tabId, name: 'search_products', arguments: { query: 'mug' } });
+  await timeEach(WARMUP, mcpCall);
+  await timeEach(WARMUP, rawCall);
+  for (let done = 0; done < CALLS; done += BLOCK) {
+    viaTabmcp.push(...(await timeEach(BLOCK, mcpCall)));
+    floor.push(...(await timeEach(BLOCK, rawCall)));
+  }
+  raw.close();
+} finally {
+  await tabmcp.close();
+  await browser.close();
+  await proxy.close();
+  await site.close();
+}
+
+const remote = summarize(viaTabmcp);
+const bare = summarize(floor);
+console.log(formatRow('page tool via tabmcp --proxy (MCP SDK client, stdio)', remote));
+console.log(formatRow('floor: callPageTool by a bare proxy client', bare));
+console.log(`p50 ratio ${ratio(remote.p50, bare.p50)}×, added p50 ${(remote.p50 - bare.p50).toFixed(3)} ms`);
+const file = writeResult('remote-page-tool', {
+  machine: machine(),
+  calls: CALLS,
+  viaTabmcpProxy: remote,
+  floorBareProxyClient: bare,
+  p50Ratio: ratio(remote.p50, bare.p50),
+  addedP50Ms: Math.round((remote.p50 - bare.p50) * 1000) / 1000,
+});
+console.log(`wrote ${file}`);

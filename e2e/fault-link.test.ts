@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ID } from '@tabmcp/protocol';
+import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
+import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+
+describe('fault: the extension worker dies while a page tool call is in flight', () => {
+  let site: BenchSite;
+  let tabmcp: TabmcpUnderTest;
+
+  before(async () => {
+    site = await startBenchSite();
+    tabmcp = await startTabmcp();
+    const connected = await tabmcp.call('connect_browser', { launch: true });
+    assert.notEqual(connected.isError, true, textOf(connected));
+    const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html` });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    assert.ok((await tabmcp.toolNames()).includes('wait'));
+  });
+
+  after(async () => {
+    await tabmcp?.close();
+    await site?.close();
+  });
+
+  it('answers the call with a clear error, announces the change and recovers by itself', async () => {
+    const inFlight = tabmcp.call('wait', { ms: 2_000 });
+    const listChangedBefore = tabmcp.listChangedCount();
+    const changed = tabmcp.nextListChanged(10_000);
+    // Give the call time to reach the page: the tool answers only after 2 s, so it is still waiting there.
+    await new Promise((done) => setTimeout(done, 300));
+
+    const browser = await tabmcp.cdp();
+    const cdp = await browser.newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const worker = targetInfos.find(
+      (target) => target.type === 'service_worker' && target.url.startsWith(`chrome-extension://${EXTENSION_ID}/`),
+    );
+    assert.ok(worker, `tabmcp's worker is running: ${targetInfos.map((target) => target.url).join(', ')}`);
+    await cdp.send('Target.closeTarget', { targetId: worker.targetId });
+    await cdp.detach();
+
+    const result = await inFlight;
+    assert.equal(result.isError, true, textOf(result));
+    assert.match(textOf(result), /disconnected/i);
+    assert.doesNotMatch(textOf(result), /timed out|timeout/i);
+
+    await changed;
+    await waitFor(() => /"event":"link\.down"/.test(tabmcp.stderr()), 5_000, 'the server to log the link going down');
+
+    // Nobody restarts anything: the content script's Port wakes the worker, which dials back in.
+    await waitFor(async () => (await tabmcp.toolNames()).includes('echo'), 20_000, 'the page tools to come back');
+    assert.ok(tabmcp.listChangedCount() >= listChangedBefore + 2, 'list_changed for the loss and for the recovery');
+    const echoed = await tabmcp.call('echo', { text: 'after the fault' });
+    assert.notEqual(echoed.isError, true, textOf(echoed));
+    assert.match(textOf(echoed), /after the fault/);
+  });
+});

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ID } from '@tabmcp/protocol';
+import type { Page } from 'playwright-core';
+import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { type HubSite, startHubSite } from './hub-fixture';
+
+/**
+ * The hub in real Chromium through the `all` view: every tab's tools under mcp-b.md names,
+ * routed by the extension's hub, driven by the official MCP SDK client over stdio.
+ */
+describe('hub: every tab of every allowed site, in real Chromium (--view all)', () => {
+  let site: HubSite;
+  let otherSite: HubSite;
+  let tabmcp: TabmcpUnderTest;
+  let domain = '';
+  let otherDomain = '';
+  let pendingDomain = '';
+
+  before(async () => {
+    site = await startHubSite('127.0.0.1');
+    // 127.0.0.2 is not on the default allowlist (127.0.0.1, localhost, [::1]): a site to allow.
+    otherSite = await startHubSite('127.0.0.2');
+    domain = `127_0_0_1_${new URL(site.url('127.0.0.1')).port}`;
+    otherDomain = `localhost_${new URL(site.url('localhost')).port}`;
+    pendingDomain = `127_0_0_2_${new URL(otherSite.url('127.0.0.2')).port}`;
+    tabmcp = await startTabmcp(['--view', 'all']);
+    const connected = await tabmcp.call('connect_browser', { launch: true });
+    assert.notEqual(connected.isError, true, textOf(connected));
+  });
+
+  after(async () => {
+    await tabmcp?.close();
+    await site?.close();
+    await otherSite?.close();
+  });
+
+  const hubNames = async () => (await tabmcp.toolNames()).filter((name) => name.startsWith('website_tool_')).sort();
+  const waitForNames = (check: (names: string[]) => boolean, what: string) =>
+    waitFor(
+      async () => {
+        const names = await hubNames();
+        return check(names) ? names : undefined;
+      },
+      15_000,
+      what,
+    );
+  const open = async (url: string) => {
+    const result = await tabmcp.call('open_tab', { url, focus: false });
+    assert.notEqual(result.isError, true, textOf(result));
+    return (result.structuredContent as { tab: { id: number } }).tab.id;
+  };
+  const pageWith = async (fragment: string): Promise<Page> => {
+    const browser = await tabmcp.cdp();
+    return waitFor(
+      () =>
+        browser
+          .contexts()
+          .flatMap((context) => context.pages())
+          .find((page) => page.url().includes(fragment)),
+      10_000,
+      `a page at ${fragment}`,
+    );
+  };
+
+  it('two tabs of one site and one of another: each tool under its own name, routed to its tab', async () => {
+    await open(`${site.url('127.0.0.1')}/notes.html?label=one`);
+    await open(`${site.url('127.0.0.1')}/notes.html?label=two`);
+    await open(`${site.url('localhost')}/notes.html?label=three`);
+    const names = await waitForNames(
+      (list) => list.filter((name) => name.endsWith('_whoami')).length === 3,
+      'three whoami tools',
+    );
+    assert.deepEqual(
+      names.filter((name) => name.endsWith('_whoami')),
+      [
+        `website_tool_${domain}_tab1_whoami`,
+        `website_tool_${domain}_tab2_whoami`,
+        `website_tool_${otherDomain}_tab1_whoami`,
+      ],
+    );
+    const labels = [];
+    for (const name of names.filter((entry) => entry.endsWith('_whoami'))) {
+      const result = await tabmcp.call(name);
+      assert.notEqual(result.isError, true, textOf(result));
+      labels.push((result.structuredContent as { label: string }).label);
+    }
+    assert.deepEqual(labels, ['one', 'two', 'three']);
+    const tools = (await tabmcp.client.listTools()).tools;
+    const whoami = tools.find((tool) => tool.name === `website_tool_${domain}_tab2_whoami`);
+    assert.deepEqual(whoami?.outputSchema?.required, ['href'], 'schemas pass through whole');
+    assert.equal(whoami?.annotations?.readOnlyHint, true);
+    assert.match(whoami?.description ?? '', /^\[page tool from http:\/\/127\.0\.0\.1:\d+, tab 2\] Which page answers/);
+  });
+
+  it('a site not yet allowed shows no tools until the user allows it in the popup', async () => {
+    const tabId = await open(`${otherSite.url('127.0.0.2')}/notes.html?label=pending`);
+    const listed = (await tabmcp.call('list_tabs')).structuredContent as {
+      tabs: Array<{ id: number; toolCount: number; note?: string }>;
+    };
+    const pendingTab = listed.tabs.find((tab) => tab.id === tabId);
+    assert.equal(pendingTab?.toolCount, 0);
+    assert.match(pendingTab?.note ?? '', /site not allowed: open the tabmcp popup/);
+    assert.ok(!(await hubNames()).some((name) => name.includes(pendingDomain)));
+    const refused = await tabmcp.call(`website_tool_${pendingDomain}_tab1_whoami`);
+    assert.equal(refused.isError, true);
+
+    const browser = await tabmcp.cdp();
+    const popup = await browser.contexts()[0]!.newPage();
+    await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
+    const allow = popup.locator('li', { hasText: '127.0.0.2' }).getByRole('button', { name: 'Allow site' });
+    await allow.click();
+    await waitForNames((list) => list.includes(`website_tool_${pendingDomain}_tab1_whoami`), 'the allowed site');
+    const result = await tabmcp.call(`website_tool_${pendingDomain}_tab1_whoami`);
+    assert.equal((result.structuredContent as { label: string }).label, 'pending');
+    // The tab's tools and its site access reach the server as separate events.
+    const allowedTab = await waitFor(
+      async () => {
+        const relisted = (await tabmcp.call('list_tabs')).structuredContent as {
+          tabs: Array<{ id: number; toolCount: number; note?: string }>;
+        };
+        const tab = relisted.tabs.find((entry) => entry.id === tabId);
+        return tab?.note === undefined ? tab : undefined;
+      },
+      5_000,
+      'list_tabs without the note',
+    );
+    assert.equal(allowedTab.toolCount, 3);
+    await popup.locator('li', { hasText: 'whoami' }).first().waitFor();
+    assert.match(await popup.locator('#calls').innerText(), /whoami/, 'the popup lists the last calls');
+    await popup.close();
+  });
+
+  it('closing a tab mid-call answers the call with a clear error', async () => {
+    const page = await pageWith('label=two');
+    const call = tabmcp.call(`website_tool_${domain}_tab2_slow`, { ms: 20_000 });
+    await waitFor(async () => (await page.evaluate(() => document.title)) === 'Notes', 5_000, 'the page');
+    // Give the call time to reach the page before the tab goes.
+    await new Promise((done) => setTimeout(done, 300));
+    await page.close();
+    const result = await call;
+    assert.equal(result.isError, true);
+    assert.match(textOf(result), /went away|closed/);
+    assert.match(textOf(result), /not repeated in another tab/);
+    await waitForNames((list) => !list.includes(`website_tool_${domain}_tab2_whoami`), 'tab 2 tools gone');
+  });
+
+  it('reloading a page brings back the same tools, not twice', async () => {
+    const before = await hubNames();
+    const page = await pageWith('label=one');
+    await page.reload();
+    const after = await waitForNames(
+      (list) => list.includes(`website_tool_${domain}_tab1_whoami`) && list.length === before.length,
+      'tools after the reload',
+    );
+    assert.deepEqual(after, before);
+    const result = await tabmcp.call(`website_tool_${domain}_tab1_whoami`);
+    assert.equal((result.structuredContent as { label: string }).label, 'one');
+    assert.ok(!after.includes(`website_tool_${domain}_save_note`), 'no cached copy while a tab offers it');
+  });
+
+  it('a cached tool called after its tab closed reopens its page and runs there', async () => {
+    const page = await pageWith('label=one');
+    await page.close();
+    const cachedName = `website_tool_${domain}_save_note`;
+    const names = await waitForNames((list) => !list.some((name) => name.includes(`${domain}_tab`)), 'tabs gone');
+    assert.ok(names.includes(cachedName), `cached tool listed: ${names.join(' ')}`);
+    const result = await tabmcp.call(cachedName, { text: 'remember me' });
+    assert.notEqual(result.isError, true, textOf(result));
+    const body = JSON.parse(textOf(result)) as { saved: string; href: string };
+    assert.equal(body.saved, 'remember me');
+    assert.match(body.href, /^http:\/\/127\.0\.0\.1:\d+\/notes\.html\?label=one$/, 'reopened at the cached URL');
+    const reopened = await pageWith('label=one');
+    assert.equal(await reopened.locator('#notes li').innerText(), 'remember me');
+  });
+
+  it('after the worker is stopped and restarts, the server sees the same tools and a call works at once', async () => {
+    const before = await hubNames();
+    // What the new worker restores from: the hub's state in chrome.storage.local.
+    const extensionPage = await (await tabmcp.cdp()).contexts()[0]!.newPage();
+    await extensionPage.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
+    const stored = await waitFor(
+      () =>
+        extensionPage.evaluate(async () => {
+          const value = (await chrome.storage.local.get('tabmcp.hub'))['tabmcp.hub'] as
+            | { tabs: Array<{ url: string; tools: Array<{ name: string }> }> }
+            | undefined;
+          return value?.tabs.some((tab) => tab.url.includes('label=three')) ? value : undefined;
+        }),
+      5_000,
+      'the stored hub state',
+    );
+    assert.ok(stored.tabs.every((tab) => tab.tools.some((tool) => tool.name === 'whoami')));
+    await extensionPage.close();
+    const upsBefore = tabmcp.stderr().split('link.up').length;
+    const page = await pageWith('label=three');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await waitFor(() => tabmcp.stderr().split('link.up').length > upsBefore, 20_000, 'the worker to dial in again');
+    const result = await tabmcp.call(`website_tool_${otherDomain}_tab1_whoami`);
+    assert.notEqual(result.isError, true, textOf(result));
+    assert.equal((result.structuredContent as { label: string }).label, 'three');
+    assert.deepEqual(await waitForNames((list) => list.length === before.length, 'the same tools'), before);
+    await cdp.detach();
+  });
+});

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { repoRoot } from './harness';
+
+/**
+ * Pages for the hub's end-to-end tests, each publishing tools with the page SDK:
+ * `whoami` (read-only), `slow` (answers after `ms`), `save_note` (cached: survives its tab); the
+ * benchmarks add and remove batches of tools with `addMany(count, prefix)` and `removeMany()`.
+ */
+const PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Notes</title><script src="/sdk/tabmcp-page.js"></script></head>
+<body><h1>Notes</h1><ul id="notes"></ul><script>
+const mcp = new TabMcp.McpWindowProvider({ name: 'notes', version: '1.0.0' });
+const label = new URLSearchParams(location.search).get('label') || 'none';
+mcp.addTool({ name: 'whoami', description: 'Which page answers', annotations: { readOnlyHint: true },
+  inputSchema: { type: 'object', properties: {} },
+  outputSchema: { type: 'object', properties: { href: { type: 'string' }, label: { type: 'string' } }, required: ['href'] } },
+  () => ({ href: location.href, label }));
+mcp.addTool({ name: 'slow', description: 'Answers after ms milliseconds',
+  inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } },
+  ({ ms }) => new Promise((done) => setTimeout(() => done({ waited: ms }), ms)));
+mcp.addTool({ name: 'save_note', description: 'Saves a note on this page', annotations: { cache: true },
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  ({ text }) => { const li = document.createElement('li'); li.textContent = text; document.getElementById('notes').append(li);
+    return { saved: text, href: location.href }; });
+const bulk = [];
+window.addMany = (count, prefix) => { for (let i = 0; i < count; i++) bulk.push(mcp.addTool({ name: prefix + '_' + i,
+  description: 'Bulk tool ' + i, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, () => ({ i }))); };
+window.removeMany = () => { for (const registration of bulk.splice(0)) registration.remove(); };
+mcp.exposeOnWindow();
+TabMcp.serveTab(mcp);
+</script></body></html>`;
+
+export interface HubSite {
+  /** http://<host>:<port> for a host that resolves to this server. */
+  url(host: string): string;
+  close(): Promise<void>;
+}
+
+export async function startHubSite(bindHost = '127.0.0.1'): Promise<HubSite> {
+  const sdk = readFileSync(join(repoRoot, 'packages', 'page', 'dist', 'tabmcp-page.js'));
+  const server: Server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    if (path === '/sdk/tabmcp-page.js') {
+      response.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk);
+    } else if (path === '/notes.html') {
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((done) => server.listen(0, bindHost, done));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return {
+    url: (host) => `http://${host}:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

@@ -1,0 +1,298 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type BrowserContext, chromium } from 'playwright-core';
+import { SECRET } from '../packages/proxy/test/helpers/fixtures';
+import { type Json, TestSocket } from '../packages/proxy/test/helpers/test-socket';
+import { freePort, repoRoot, serverBin, waitFor } from './harness';
+
+/** Proxy-mode test helpers: Chromium whose extension dials a proxy, `tabmcp --proxy`, a raw proxy client. */
+
+export interface ProxyBrowser {
+  /** Playwright over CDP into the browser, for checks and actions that do not go through the proxy. */
+  context: BrowserContext;
+  /** Writes a new config.json into the loaded extension copy (a companion process refreshing the token). */
+  writeConfig(config: Record<string, unknown>): void;
+  /** SIGKILL of the whole browser: its sockets drop without a goodbye, its pages never close. */
+  crash(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Real Chromium (started like the launcher does, so the test can kill it) with a copy of the built
+ * extension configured for proxy mode through its config.json.
+ */
+export async function launchProxyBrowser(config: {
+  proxyUrl?: string;
+  proxyToken?: string;
+  browserName?: string;
+}): Promise<ProxyBrowser> {
+  const dir = mkdtempSync(join(tmpdir(), 'tabmcp-proxy-e2e-'));
+  const extensionDir = join(dir, 'extension');
+  cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extensionDir, { recursive: true });
+  // The local link dials a port nobody listens on, so only proxy mode is in play.
+  const unused = await freePort();
+  const writeConfig = (values: Record<string, unknown>) =>
+    writeFileSync(join(extensionDir, 'config.json'), JSON.stringify({ port: unused, ...values }));
+  writeConfig(config);
+  const profile = join(dir, 'profile');
+  mkdirSync(profile);
+  const child = spawn(
+    '/usr/bin/chromium',
+    [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--window-size=1280,800',
+      '--remote-debugging-port=0',
+      `--user-data-dir=${profile}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
+      'about:blank',
+    ],
+    { detached: true, stdio: 'ignore' },
+  );
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const signal = async (name: NodeJS.Signals) => {
+    if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+    try {
+      process.kill(-child.pid, name);
+    } catch {
+      child.kill(name);
+    }
+    await exited;
+  };
+  const devtoolsPort = await waitFor(
+    () => {
+      try {
+        return readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
+      } catch {
+        return undefined;
+      }
+    },
+    15_000,
+    'DevToolsActivePort',
+  ).catch(async (error: unknown) => {
+    await signal('SIGKILL');
+    throw error;
+  });
+  const cdp = await chromium.connectOverCDP(`http://127.0.0.1:${devtoolsPort}`);
+  const [context] = cdp.contexts();
+  if (!context) throw new Error('no default browser context');
+  let cleaned = false;
+  const cleanup = () => {
+    if (cleaned) return;
+    cleaned = true;
+    rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+  return {
+    context,
+    writeConfig,
+    crash: async () => {
+      await signal('SIGKILL');
+      await cdp.close().catch(() => {});
+      cleanup();
+    },
+    close: async () => {
+      await cdp.close().catch(() => {});
+      await signal('SIGTERM');
+      cleanup();
+    },
+  };
+}
+
+export interface ProxyTabmcp {
+  client: Client;
+  stderr: () => string;
+  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
+  toolNames: () => Promise<string[]>;
+  nextListChanged: (timeoutMs?: number) => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/** The built `tabmcp --proxy` over stdio with the official MCP SDK client. */
+export async function startProxyTabmcp(
+  proxyUrl: string,
+  token: string,
+  extraArgs: string[] = [],
+): Promise<ProxyTabmcp> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [serverBin, '--proxy', proxyUrl, '--token', token, ...extraArgs],
+    env: { ...process.env } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderrText = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderrText += chunk.toString();
+  });
+  const client = new Client({ name: 'tabmcp-proxy-e2e', version: '1.0.0' });
+  const waiters: Array<() => void> = [];
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => stderrText,
+    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
+    nextListChanged: (timeoutMs = 10_000) =>
+      new Promise((done, fail) => {
+        const timer = setTimeout(() => fail(new Error('no tools/list_changed arrived')), timeoutMs);
+        waiters.push(() => {
+          clearTimeout(timer);
+          done();
+        });
+      }),
+    close: () => client.close(),
+  };
+}
+
+/** Calls a tool until it succeeds (the link may still be reconnecting), returning the first success. */
+export async function callUntilOk(
+  tabmcp: ProxyTabmcp,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<CallToolResult> {
+  let last: CallToolResult | undefined;
+  return waitFor(
+    async () => {
+      last = await tabmcp.call(name, args);
+      return last.isError ? undefined : last;
+    },
+    timeoutMs,
+    `${name} to succeed (last: ${JSON.stringify(last?.content)})`,
+  );
+}
+
+/** A bare proxy-protocol.md MCP client (what any other automation tool speaks), for the raw methods. */
+export class RawProxyClient {
+  #nextId = 1;
+  private constructor(readonly socket: TestSocket) {}
+
+  static async connect(proxyUrl: string, token: string, browserName: string): Promise<RawProxyClient> {
+    const socket = await TestSocket.open(`${proxyUrl}/mcp`);
+    const client = new RawProxyClient(socket);
+    const handshake = await client.request('mcp_handshake', { accessToken: token });
+    if (!handshake.result) throw new Error(`handshake failed: ${JSON.stringify(handshake)}`);
+    const extension = await waitFor(
+      async () => {
+        const listed = (await client.request('list_extensions', {})).result as {
+          extensions: Array<{ id: string; name: string }>;
+        };
+        return listed.extensions.find((entry) => entry.name === browserName);
+      },
+      15_000,
+      `browser "${browserName}" in list_extensions`,
+    );
+    const connected = await client.request('connect', { extension_id: extension.id });
+    if (!connected.result) throw new Error(`connect failed: ${JSON.stringify(connected)}`);
+    return client;
+  }
+
+  /** One request; resolves with the whole reply frame (result or error). */
+  request(method: string, params: unknown, timeoutMs = 20_000): Promise<Json> {
+    const id = this.#nextId++;
+    this.socket.send({ jsonrpc: '2.0', id, method, params });
+    return this.socket.nextMatching((frame) => frame.id === id && !('method' in frame), timeoutMs);
+  }
+
+  /** The result, or throws with the error the browser answered. */
+  async result<T = Json>(method: string, params: unknown, timeoutMs?: number): Promise<T> {
+    const reply = await this.request(method, params, timeoutMs);
+    if (!('result' in reply)) throw new Error(`${method} failed: ${JSON.stringify(reply.error)}`);
+    return reply.result as T;
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+export interface SlowPages {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A page with a tool that never answers (`wait_forever`) and one that does (`ping`), on the page SDK. */
+export async function startSlowPages(siteUrl: string): Promise<SlowPages> {
+  const html = `<!doctype html><title>slow</title><script src="${siteUrl}/sdk/tabmcp-page.js"></script><script>
+    const provider = new TabMcp.McpWindowProvider({ name: 'slow', version: '1.0.0' });
+    provider.addTool({ name: 'wait_forever', description: 'Never answers.', inputSchema: { type: 'object', properties: {} } },
+      () => new Promise(() => {}));
+    provider.addTool({ name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
+      () => ({ pong: true }));
+    provider.exposeOnWindow();
+    TabMcp.serveTab(provider);
+  </script>`;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  return {
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/slow.html`,
+    close: () => new Promise((done) => server.close(() => done())),
+  };
+}
+
+export interface ProxyInstance {
+  readonly port: number;
+  readonly url: string;
+  /** The instance's log lines so far (JSON per line), for a failing test to show. */
+  logs(): string;
+  /** SIGKILL: the abrupt death of an instance. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** `tabmcp-proxy serve` in its own process on a given port, keeping its log (packages/proxy/test's spawnProxy drops it). */
+export async function spawnProxyInstance(port: number, args: string[]): Promise<ProxyInstance> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'packages', 'proxy', 'src', 'cli.ts'), 'serve', '--port', String(port), ...args],
+    { cwd: repoRoot, env: { ...process.env, TABMCP_PROXY_SECRET: SECRET }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let logs = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    logs = (logs + chunk.toString()).slice(-20_000);
+  });
+  const exited = new Promise<void>((done) =>
+    child.once('exit', (code, signal) => {
+      logs += `(exited: code ${code}, signal ${signal})\n`;
+      done();
+    }),
+  );
+  const stop = async (signal: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill(signal);
+    await exited;
+  };
+  await waitFor(
+    () => logs.includes('"proxy.listening"') || (child.exitCode !== null && Promise.reject(new Error(logs))),
+    20_000,
+    `proxy instance on port ${port}`,
+  ).catch(async (error: unknown) => {
+    await stop('SIGKILL');
+    throw error;
+  });
+  return {
+    port,
+    url: `ws://127.0.0.1:${port}`,
+    logs: () => logs,
+    kill: () => stop('SIGKILL'),
+    stop: () => stop('SIGTERM'),
+  };
+}

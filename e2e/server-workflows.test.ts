@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { textOf } from './harness';
+import {
+  type Agent,
+  browserOf,
+  callWithProgress,
+  type Machine,
+  newMachine,
+  pageWithUrl,
+  startAgent,
+} from './server-harness';
+
+type Tabs = {
+  tabs: Array<{ id: number; title: string; url: string; focused: boolean; toolCount: number }>;
+  focusedTabId: number | null;
+};
+
+describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
+  let site: ExampleServer;
+  let machine: Machine;
+  let agent: Agent;
+  let browser: Browser;
+
+  before(async () => {
+    site = await startExampleServer();
+    machine = await newMachine();
+    agent = await startAgent(machine);
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await agent?.close();
+    await site?.close();
+    machine?.close();
+  });
+
+  it('Single Tab Workflow: connect_browser, open_tab on the repository, star_repo', async () => {
+    assert.deepEqual(await agent.toolNames(), ['connect_browser']);
+    let changed = agent.nextListChanged(30_000);
+    const connected = await callWithProgress(agent, 'connect_browser', { launch: true });
+    assert.notEqual(connected.result.isError, true, textOf(connected.result));
+    assert.ok(
+      connected.messages.some((message) => /Launching/.test(message)),
+      `progress: ${connected.messages}`,
+    );
+    await changed;
+    // A launched Chromium shows one blank tab, so focus_tab is there too (CONNECTED, tabs, none focused).
+    assert.deepEqual(await agent.toolNames(), ['list_tabs', 'open_tab', 'focus_tab']);
+
+    changed = agent.nextListChanged();
+    const opened = await callWithProgress(agent, 'open_tab', { url: `${site.url}/codehub/`, focus: true });
+    const body = JSON.parse(textOf(opened.result)) as {
+      tab: { id: number };
+      focused: boolean;
+      toolsAvailable: string[];
+    };
+    assert.ok(
+      opened.messages.some((message) => message.startsWith('Opening')),
+      `progress: ${opened.messages}`,
+    );
+    assert.equal(body.focused, true);
+    assert.deepEqual(body.toolsAvailable, ['star_repo', 'watch_repo', 'fork_repo', 'view_issues', 'run_checks']);
+    await changed;
+    const names = await agent.toolNames();
+    assert.deepEqual(names, [
+      'list_tabs',
+      'open_tab',
+      'focus_tab',
+      'close_tab',
+      'star_repo',
+      'watch_repo',
+      'fork_repo',
+      'view_issues',
+      'run_checks',
+    ]);
+
+    const starred = await agent.json<{ starred: boolean; stars: number }>('star_repo');
+    assert.deepEqual(starred, { starred: true, stars: 41201 });
+    browser = await browserOf(agent);
+    const page = await pageWithUrl(browser, '/codehub/');
+    assert.equal(await page.textContent('#starred'), 'starred by you');
+  });
+
+  it('Multi-Tab Comparison: search_flights on two sites, list_tabs, focus_tab, compare', async () => {
+    const skyhop = await agent.json<{ tab: { id: number } }>('open_tab', { url: `${site.url}/skyhop/` });
+    // FareFinder publishes nothing: its search_flights is derived from its form.
+    const farefinder = await agent.json<{ tab: { id: number }; toolsAvailable: string[] }>('open_tab', {
+      url: `${site.url}/farefinder/`,
+      focus: false,
+    });
+    assert.ok(farefinder.toolsAvailable.includes('search_flights'), `${farefinder.toolsAvailable}`);
+    assert.ok(!(await agent.toolNames()).includes('get_page_content'), 'an unfocused tab does not load its tools');
+
+    const first = await agent.json<{ cheapest: number }>('search_flights', {
+      from: 'SFO',
+      to: 'NYC',
+      departDate: '2024-01-19',
+    });
+    assert.equal(first.cheapest, 450);
+
+    const tabs = await agent.json<Tabs>('list_tabs');
+    assert.equal(tabs.focusedTabId, skyhop.tab.id);
+    const kayak = tabs.tabs.find((tab) => tab.id === farefinder.tab.id);
+    assert.ok(kayak && !kayak.focused && kayak.toolCount >= 2, JSON.stringify(tabs));
+    assert.equal(tabs.tabs.find((tab) => tab.id === skyhop.tab.id)?.toolCount, 3);
+
+    const changed = agent.nextListChanged();
+    const focused = await agent.json<{ success: boolean; toolsAvailable: string[] }>('focus_tab', {
+      tabId: farefinder.tab.id,
+    });
+    await changed;
+    assert.equal(focused.success, true);
+    const names = await agent.toolNames();
+    assert.ok(names.includes('search_flights') && names.includes('get_page_content'), `${names}`);
+    assert.ok(!names.includes('select_flight'), 'the previous tab tools are gone');
+
+    const second = await agent.json<{ submitted: boolean; changes: string }>('search_flights', {
+      from: 'SFO',
+      to: 'NYC',
+      departDate: '2024-01-19',
+    });
+    assert.equal(second.submitted, true);
+    const prices = [...second.changes.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
+    assert.equal(Math.min(...prices), 520, second.changes);
+    assert.equal(520 - first.cheapest, 70, 'SkyHop is cheaper by $70');
+  });
+});

@@ -1,0 +1,33 @@
+import type { HubSnapshot, HubStore } from '@tabmcp/hub';
+
+const KEY = 'tabmcp.hub';
+const SAVE_DELAY_MS = 100;
+
+/**
+ * The hub's state in chrome.storage.local, so a stopped worker starts where it left off. Saves
+ * of one burst (a page registering, then updating) are written once.
+ */
+export class ChromeHubStore implements HubStore {
+  #pending: HubSnapshot | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly log: (event: string, details: Record<string, unknown>) => void) {}
+
+  async load(): Promise<unknown> {
+    const stored = await chrome.storage.local.get(KEY);
+    return stored[KEY];
+  }
+
+  save(snapshot: HubSnapshot): void {
+    this.#pending = snapshot;
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      const value = this.#pending;
+      this.#pending = undefined;
+      chrome.storage.local
+        .set({ [KEY]: value })
+        .catch((error: unknown) => this.log('store.save-failed', { error: String(error) }));
+    }, SAVE_DELAY_MS);
+  }
+}

@@ -1,0 +1,54 @@
+import type { RemoteParsedParams, RemoteResult } from '@tabmcp/protocol';
+import { ErrorCode, errorMessage, ProtocolError } from '@tabmcp/protocol';
+import { getTab } from './navigation';
+
+/** captureVisibleTab allows about 2 calls a second; calls are queued and spaced by this much. */
+const CAPTURE_SPACING_MS = 550;
+/** A tab made active a moment ago may not have painted yet. */
+const PAINT_WAIT_MS = 100;
+
+/** Screenshots of the visible area of a tab, one at a time (the API is rate-limited and needs the tab active). */
+export class ScreenshotTaker {
+  #queue: Promise<unknown> = Promise.resolve();
+  #last = 0;
+
+  capture(params: RemoteParsedParams<'screenshot'>): Promise<RemoteResult<'screenshot'>> {
+    const run = this.#queue.then(() => this.#capture(params));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  async #capture({ tabId, format, quality }: RemoteParsedParams<'screenshot'>): Promise<RemoteResult<'screenshot'>> {
+    let tab: chrome.tabs.Tab;
+    if (tabId === undefined) {
+      const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+      if (active?.id === undefined) throw new ProtocolError(ErrorCode.TabNotFound, 'No active tab to capture');
+      tab = active;
+    } else {
+      tab = await getTab(tabId);
+      if (!tab.active) {
+        tab = (await chrome.tabs.update(tabId, { active: true })) ?? tab;
+        await sleep(PAINT_WAIT_MS);
+      }
+    }
+    const wait = this.#last + CAPTURE_SPACING_MS - Date.now();
+    if (wait > 0) await sleep(wait);
+    let dataUrl: string;
+    try {
+      dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, {
+        format,
+        ...(quality !== undefined ? { quality } : {}),
+      });
+    } catch (error) {
+      throw new ProtocolError(ErrorCode.ServerError, `Cannot capture tab ${tab.id}: ${errorMessage(error)}`);
+    } finally {
+      this.#last = Date.now();
+    }
+    const comma = dataUrl.indexOf(',');
+    return { tabId: tab.id ?? -1, mimeType: `image/${format}`, data: dataUrl.slice(comma + 1) };
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

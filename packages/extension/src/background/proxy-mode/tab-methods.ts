@@ -1,0 +1,99 @@
+import type { Hub } from '@tabmcp/hub';
+import { ErrorCode, OpenTabResult, ProtocolError, type RemoteResult, validate } from '@tabmcp/protocol';
+import { tabInfoOf } from '../link-commands';
+import { browserInfo } from '../tab-info';
+import { localCommand } from './local-command';
+import type { MethodHandlers } from './method-table';
+import { getTab, navigateAndWait } from './navigation';
+import type { TabWatch } from './tab-watch';
+
+type TabMethods = Pick<
+  MethodHandlers,
+  | 'createTab'
+  | 'getTabs'
+  | 'selectTab'
+  | 'activateTab'
+  | 'closeTab'
+  | 'browser_navigate'
+  | 'goBack'
+  | 'goForward'
+  | 'listPageTools'
+  | 'callPageTool'
+  | 'pageRequest'
+>;
+
+/** Tabs, navigation and page tools, with chrome.tabs and the hub (the local link's commands where they exist). */
+export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
+  const tabResult = (tab: chrome.tabs.Tab): RemoteResult<'selectTab'> => {
+    const info = tabInfoOf(hub, tab);
+    return { tabId: info.id, url: info.url, title: info.title, tab: info };
+  };
+  return {
+    createTab: async ({ url, active, waitForToolsMs }) => {
+      checkNavigable(url);
+      const raw = await localCommand(hub, { type: 'openTab', requestId: 'proxy', url, focus: active, waitForToolsMs });
+      const opened = validate(OpenTabResult, raw, 'openTab result');
+      if (!opened.ok) throw opened.error;
+      const { tab, toolsReady } = opened.value;
+      return { tabId: tab.id, url: tab.url, title: tab.title, tab, toolsReady };
+    },
+    getTabs: async ({ sinceVersion, waitMs }) => {
+      if (sinceVersion !== undefined) await watch.wait(sinceVersion, waitMs);
+      const version = watch.version;
+      const tabs = await chrome.tabs.query({});
+      return {
+        version,
+        browser: browserInfo(),
+        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab)),
+      };
+    },
+    selectTab: async ({ tabId }) => {
+      const tab = await getTab(tabId);
+      return tabResult((await chrome.tabs.update(tabId, { active: true })) ?? tab);
+    },
+    activateTab: async ({ tabId }) => {
+      await localCommand(hub, { type: 'focusTab', requestId: 'proxy', tabId });
+      return tabResult(await getTab(tabId));
+    },
+    closeTab: async ({ tabId }) => {
+      await localCommand(hub, { type: 'closeTab', requestId: 'proxy', tabId });
+      return { closed: true, tabId };
+    },
+    browser_navigate: async ({ tabId, url }) => {
+      checkNavigable(url);
+      return tabResult(await navigateAndWait(tabId, () => chrome.tabs.update(tabId, { url })));
+    },
+    goBack: async ({ tabId }) => tabResult(await navigateAndWait(tabId, () => chrome.tabs.goBack(tabId))),
+    goForward: async ({ tabId }) => tabResult(await navigateAndWait(tabId, () => chrome.tabs.goForward(tabId))),
+    listPageTools: async ({ tabId }) => {
+      await getTab(tabId);
+      return { tabId, tools: hub.toolsOf(tabId) };
+    },
+    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) => hub.callTool(tabId, name, args, timeoutMs),
+    pageRequest: async ({ tabId, method, params }) =>
+      (await localCommand(hub, {
+        type: 'pageRequest',
+        requestId: 'proxy',
+        tabId,
+        method,
+        ...(params ? { params } : {}),
+      })) ?? {},
+  };
+}
+
+const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
+
+/** The same rule as the local open_tab: no javascript: or extension URLs from a remote caller. */
+function checkNavigable(url: string): void {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid URL "${url}": give an absolute URL.`);
+  }
+  if (!NAVIGABLE.has(protocol))
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Refusing to open "${url}": only ${[...NAVIGABLE].join(' ')} URLs.`,
+    );
+}

@@ -1,0 +1,83 @@
+import type { Hub } from '@tabmcp/hub';
+import type { ExtensionToServer } from '@tabmcp/protocol';
+import { tabInfoOf } from './link-commands';
+
+/**
+ * Tells the server what happens in the browser: tabs created, updated, closed and activated, each
+ * tab's tools, the hub's `all` view list, and a page's resource/prompt notifications.
+ * Returns `reportTab`, which re-sends one tab's info (e.g. after its site was allowed).
+ */
+export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) => void): (tabId: number) => void {
+  const reportTab = (tabId: number) => {
+    chrome.tabs.get(tabId).then(
+      (tab) => send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) }),
+      () => {},
+    );
+  };
+
+  hub.onToolsChanged((tabId, tools) => {
+    send({ type: 'toolsChanged', tabId, tools });
+    // list_tabs says why a tab of a site not allowed shows no tools.
+    const url = hub.tabs().find((tab) => tab.tabId === tabId)?.url;
+    if (hub.hasRegistered(tabId) && hub.siteAccess(url) !== 'allowed') reportTab(tabId);
+  });
+  // Many tabs registering in one task make one message.
+  let hubToolsQueued = false;
+  hub.onHubToolsChanged(() => {
+    if (hubToolsQueued) return;
+    hubToolsQueued = true;
+    queueMicrotask(() => {
+      hubToolsQueued = false;
+      send({ type: 'hubToolsChanged', tools: hub.hubTools(), capabilities: hub.capabilities() });
+    });
+  });
+  hub.onPageNotification((tabId, method, params) =>
+    send({
+      type: 'pageNotification',
+      tabId,
+      method: method as 'notifications/resources/updated',
+      ...(params ? { params } : {}),
+    }),
+  );
+
+  chrome.tabs.onCreated.addListener((tab) => {
+    if (tab.id !== undefined) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
+  });
+  // A real navigation ends the content script, whose Port closing clears the tab's tools in the hub;
+  // same-document navigations (SPA routes) keep them.
+  chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
+    if (change.url !== undefined || change.title !== undefined || change.status === 'complete') {
+      send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
+    }
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
+    send({ type: 'tabClosed', tabId });
+  });
+  chrome.tabs.onActivated.addListener(({ tabId }) => {
+    hub.setActiveTab(tabId);
+    send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
+  });
+  return reportTab;
+}
+
+/** A restarted worker rebuilds the hub from storage and the tabs still open, before it dials. */
+export async function restoreHub(hub: Hub): Promise<void> {
+  const tabs = await chrome.tabs.query({});
+  await hub.restore(tabs.flatMap((tab) => (tab.id === undefined ? [] : [{ tabId: tab.id, url: tab.url }])));
+  const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  hub.setActiveTab(active?.id);
+}
+
+/** Tabs opened before the extension loaded have no content script. */
+export async function injectIntoOpenTabs(log: (event: string, details: Record<string, unknown>) => void) {
+  const tabs = await chrome.tabs.query({ url: ['http://*/*', 'https://*/*'] });
+  for (const tab of tabs) {
+    if (tab.id === undefined) continue;
+    const target = { tabId: tab.id };
+    await chrome.scripting
+      .executeScript({ target, files: ['bridge.js'], world: 'MAIN' })
+      .then(() => chrome.scripting.executeScript({ target, files: ['content.js'] }))
+      .catch((error: unknown) => log('inject.failed', { tabId: tab.id, error: String(error) }));
+  }
+}

@@ -1,0 +1,302 @@
+import type { Tool } from '@tabmcp/protocol';
+import { type DomTool, errorResult, jsonResult } from './dom-tool';
+import { actAndObserve } from './settle';
+import { clean, isVisible, labelOf, type NameRegistry, slug } from './text';
+
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+interface Field {
+  key: string;
+  schema: Record<string, unknown>;
+  required: boolean;
+  /** Sets the value on the page; returns a problem to report, or undefined. */
+  apply(value: unknown): string | undefined;
+}
+
+const SKIPPED_TYPES = new Set(['hidden', 'submit', 'button', 'reset', 'image', 'file']);
+/** Submit captions too vague to name a tool on their own. */
+const GENERIC_CAPTIONS = new Set(['submit', 'go', 'ok', 'send', 'save', 'continue', 'next', 'search', 'apply', 'done']);
+const MAX_FIELDS = 60;
+const MAX_OPTIONS = 100;
+
+/** One tool per visible form: typed fields from its controls, labels and required marks; running it submits. */
+export function formTools(doc: Document, names: NameRegistry): DomTool[] {
+  return [...doc.forms].filter(isVisible).flatMap((form) => {
+    const fields = fieldsOf(form);
+    if (fields.length === 0) return [];
+    const submitter = submitterOf(form);
+    const caption = submitter ? labelOf(submitter) : '';
+    const title = formTitle(form);
+    const declared = form.getAttribute('toolname');
+    const base =
+      slug(declared ?? '') ||
+      (caption && !GENERIC_CAPTIONS.has(caption.toLowerCase()) ? slug(caption) : '') ||
+      slug(`${caption || 'submit'} ${title}`) ||
+      'submit_form';
+    const name = names.claim(base);
+    const tool: Tool = {
+      name,
+      description: clean(
+        form.getAttribute('tooldescription') ??
+          `Fill in and submit the form${title ? ` "${title}"` : ''}${caption ? ` (its "${caption}" button)` : ''}. Fields you leave out keep their current value.`,
+        300,
+      ),
+      inputSchema: {
+        type: 'object',
+        properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
+        required: fields.filter((field) => field.required).map((field) => field.key),
+        additionalProperties: false,
+      },
+      annotations: { title: title || caption || name, destructiveHint: false, openWorldHint: true },
+    };
+    return [{ tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name) }];
+  });
+}
+
+async function submit(
+  form: HTMLFormElement,
+  submitter: HTMLElement | undefined,
+  fields: Field[],
+  args: Record<string, unknown>,
+  name: string,
+) {
+  const problems = fields.flatMap((field) =>
+    field.key in args ? [field.apply(args[field.key])].filter((p): p is string => p !== undefined) : [],
+  );
+  if (problems.length > 0) return errorResult(`${name}: ${problems.join('; ')}`);
+  if (!form.checkValidity()) {
+    const invalid = [...form.elements]
+      .filter((element): element is Control => isControl(element) && !element.validity.valid)
+      .map((element) => `${labelOf(element) || element.name}: ${element.validationMessage}`);
+    return errorResult(`The page refused the form: ${invalid.join('; ')}. Fix these fields and call ${name} again.`);
+  }
+  // Whether the page handles the submit itself (and stays) or lets the browser navigate.
+  let prevented = false;
+  const probe = (event: Event) => {
+    if (event.target === form) prevented = event.defaultPrevented;
+  };
+  window.addEventListener('submit', probe);
+  let changes = '';
+  try {
+    changes = await actAndObserve(
+      () =>
+        form.requestSubmit(
+          submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
+        ),
+      () => prevented,
+    );
+  } finally {
+    window.removeEventListener('submit', probe);
+  }
+  if (!prevented) {
+    return jsonResult({
+      submitted: true,
+      navigating: true,
+      note: "The browser is loading the form result; this tab's tools will be refreshed. Call get_page_content to read it.",
+    });
+  }
+  return jsonResult({ submitted: true, title: document.title, url: location.href, ...(changes ? { changes } : {}) });
+}
+
+function isControl(element: Element): element is Control {
+  return (
+    element instanceof HTMLInputElement ||
+    element instanceof HTMLSelectElement ||
+    element instanceof HTMLTextAreaElement
+  );
+}
+
+function submitterOf(form: HTMLFormElement): HTMLElement | undefined {
+  const candidates = [...form.querySelectorAll<HTMLElement>('button, input[type=submit], input[type=image]')];
+  const outside = form.id
+    ? [...form.ownerDocument.querySelectorAll<HTMLElement>(`[form="${CSS.escape(form.id)}"]`)]
+    : [];
+  return [...candidates, ...outside].find(
+    (element) =>
+      isVisible(element) &&
+      ((element instanceof HTMLButtonElement && element.type === 'submit') ||
+        (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'))),
+  );
+}
+
+function formTitle(form: HTMLFormElement): string {
+  const own =
+    form.getAttribute('aria-label') ??
+    form.getAttribute('title') ??
+    form.querySelector(':scope > fieldset:only-child > legend')?.textContent;
+  if (own?.trim()) return clean(own);
+  const heading = form.querySelector('h1,h2,h3,h4') ?? precedingHeading(form);
+  if (heading?.textContent?.trim()) return clean(heading.textContent);
+  return clean(form.getAttribute('name') ?? form.id ?? '');
+}
+
+function precedingHeading(element: Element): Element | undefined {
+  let node: Element | null = element;
+  for (let depth = 0; node && depth < 3; depth++, node = node.parentElement) {
+    let sibling = node.previousElementSibling;
+    while (sibling) {
+      if (/^H[1-6]$/.test(sibling.tagName)) return sibling;
+      sibling = sibling.previousElementSibling;
+    }
+  }
+  return undefined;
+}
+
+function fieldsOf(form: HTMLFormElement): Field[] {
+  const controls = [...form.elements].filter(
+    (element): element is Control =>
+      isControl(element) &&
+      !element.disabled &&
+      !(element instanceof HTMLInputElement && SKIPPED_TYPES.has(element.type)) &&
+      (isVisible(element) || element.type === 'radio' || element.type === 'checkbox'),
+  );
+  const keys = new Set<string>();
+  const fields: Field[] = [];
+  const grouped = new Set<string>();
+  for (const control of controls) {
+    if (fields.length >= MAX_FIELDS) break;
+    if (
+      control instanceof HTMLInputElement &&
+      (control.type === 'radio' || control.type === 'checkbox') &&
+      control.name
+    ) {
+      const group = controls.filter(
+        (other): other is HTMLInputElement =>
+          other instanceof HTMLInputElement && other.type === control.type && other.name === control.name,
+      );
+      if (group.length > 1 || control.type === 'radio') {
+        if (grouped.has(`${control.type}:${control.name}`)) continue;
+        grouped.add(`${control.type}:${control.name}`);
+        fields.push(choiceGroup(group, uniqueKey(keys, control.name, groupLabel(group))));
+        continue;
+      }
+    }
+    const label = labelOf(control);
+    fields.push(single(control, uniqueKey(keys, control.name || control.id, label), label));
+  }
+  return fields;
+}
+
+function uniqueKey(keys: Set<string>, raw: string, label: string): string {
+  // A readable name attribute ("from", "departDate") is what the page itself uses; else the label.
+  const fromName = /^[A-Za-z][A-Za-z0-9_]{0,40}$/.test(raw) ? raw : slug(raw, 40);
+  let key = fromName || slug(label, 40) || 'field';
+  for (let n = 2; keys.has(key); n++) key = `${fromName || slug(label, 40) || 'field'}_${n}`;
+  keys.add(key);
+  return key;
+}
+
+function groupLabel(group: HTMLInputElement[]): string {
+  const fieldset = group[0]?.closest('fieldset');
+  const legend = fieldset?.querySelector('legend')?.textContent;
+  return clean(legend ?? group[0]?.name ?? '');
+}
+
+function describe(label: string, control: Control): string | undefined {
+  const placeholder = control.getAttribute('placeholder');
+  const parts = [label, placeholder && placeholder !== label ? `e.g. ${clean(placeholder)}` : ''].filter(Boolean);
+  return parts.length ? parts.join(' — ') : undefined;
+}
+
+function single(control: Control, key: string, label: string): Field {
+  const description = describe(label, control);
+  const base: Record<string, unknown> = description ? { description } : {};
+  const required = control.required;
+  if (control instanceof HTMLSelectElement) {
+    const options = [...control.options].filter((option) => !option.disabled).slice(0, MAX_OPTIONS);
+    const values = options.map((option) => option.value);
+    const captions = options.filter((option) => clean(option.text) !== option.value);
+    const choices = captions.length
+      ? ` Options: ${options.map((option) => `${option.value} = ${clean(option.text, 40)}`).join('; ')}`
+      : '';
+    const schema = control.multiple
+      ? { type: 'array', items: { type: 'string', enum: values } }
+      : { type: 'string', enum: values };
+    return {
+      key,
+      required,
+      schema: {
+        ...schema,
+        ...base,
+        ...(choices ? { description: clean(`${description ?? ''}.${choices}`, 1000) } : {}),
+      },
+      apply: (value) => {
+        const wanted = (Array.isArray(value) ? value : [value]).map(String);
+        const unknown = wanted.filter((item) => !values.includes(item));
+        if (unknown.length) return `${key}: ${unknown.join(', ')} is not one of ${values.join(', ')}`;
+        for (const option of control.options) option.selected = wanted.includes(option.value);
+        fire(control);
+        return undefined;
+      },
+    };
+  }
+  if (control instanceof HTMLInputElement && control.type === 'checkbox') {
+    return {
+      key,
+      required,
+      schema: { type: 'boolean', ...base, ...(control.checked ? { default: true } : {}) },
+      apply: (value) => {
+        if (control.checked !== Boolean(value)) control.click();
+        return undefined;
+      },
+    };
+  }
+  const numeric = control instanceof HTMLInputElement && (control.type === 'number' || control.type === 'range');
+  const schema: Record<string, unknown> = { type: numeric ? 'number' : 'string', ...base };
+  if (control instanceof HTMLInputElement) {
+    const format = { date: 'date', 'datetime-local': 'date-time', email: 'email', url: 'uri', time: 'time' }[
+      control.type
+    ];
+    if (format) schema.format = format;
+    if (numeric && control.min !== '') schema.minimum = Number(control.min);
+    if (numeric && control.max !== '') schema.maximum = Number(control.max);
+    if (control.type === 'password')
+      schema.description = `${description ?? 'Password'} (a secret: only with the user's consent)`;
+  }
+  if (control.maxLength > 0) schema.maxLength = control.maxLength;
+  const initial = control.getAttribute('value') ?? (control instanceof HTMLTextAreaElement ? control.defaultValue : '');
+  if (initial) schema.default = numeric ? Number(initial) : initial;
+  return {
+    key,
+    required,
+    schema,
+    apply: (value) => {
+      setValue(control, value === null || value === undefined ? '' : String(value));
+      return undefined;
+    },
+  };
+}
+
+function choiceGroup(group: HTMLInputElement[], key: string): Field {
+  const values = group.map((input) => input.value);
+  const captions = group.map((input) => `${input.value} = ${labelOf(input) || input.value}`).join('; ');
+  const label = groupLabel(group);
+  const description = clean(`${label ? `${label}. ` : ''}Options: ${captions}`, 1000);
+  const radio = group[0]?.type === 'radio';
+  return {
+    key,
+    required: group.some((input) => input.required),
+    schema: radio
+      ? { type: 'string', enum: values, description }
+      : { type: 'array', items: { type: 'string', enum: values }, description },
+    apply: (value) => {
+      const wanted = (Array.isArray(value) ? value : [value]).map(String);
+      const unknown = wanted.filter((item) => !values.includes(item));
+      if (unknown.length) return `${key}: ${unknown.join(', ')} is not one of ${values.join(', ')}`;
+      for (const input of group) if (input.checked !== wanted.includes(input.value)) input.click();
+      return undefined;
+    },
+  };
+}
+
+/** Sets a value the way typing would, so frameworks that listen for input events see it. */
+function setValue(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
+  const prototype = control instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(control, value);
+  fire(control);
+}
+
+function fire(control: Control): void {
+  control.dispatchEvent(new Event('input', { bubbles: true }));
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+}

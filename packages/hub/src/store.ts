@@ -1,0 +1,49 @@
+import { Tool, ToolSource } from '@tabmcp/protocol';
+import { z } from 'zod';
+
+/** One tab's tools as persisted (mcp-b.md's DomainToolStorage, per domain and tab). */
+export const StoredTab = z.object({
+  tabId: z.number().int(),
+  url: z.string().max(8192),
+  domain: z.string().max(300),
+  ordinal: z.number().int().positive(),
+  source: ToolSource.optional(),
+  tools: z.array(Tool).max(5_000),
+  updatedAt: z.number(),
+});
+export type StoredTab = z.infer<typeof StoredTab>;
+
+/** A tool with `annotations.cache === true`: it outlives its tab and reopens `url` when called. */
+export const StoredCachedTool = z.object({
+  domain: z.string().max(300),
+  url: z.string().max(8192),
+  tool: Tool,
+  savedAt: z.number(),
+});
+export type StoredCachedTool = z.infer<typeof StoredCachedTool>;
+
+export const HubSnapshot = z.object({
+  version: z.literal(1),
+  tabs: z.array(StoredTab).max(10_000),
+  cached: z.array(StoredCachedTool).max(10_000),
+  sites: z.array(z.object({ site: z.string().max(253), decision: z.enum(['allow', 'block']) })).max(10_000),
+});
+export type HubSnapshot = z.infer<typeof HubSnapshot>;
+
+/** Where the hub keeps its state: `chrome.storage.local` in the extension, memory in tests. */
+export interface HubStore {
+  load(): Promise<unknown>;
+  save(snapshot: HubSnapshot): void;
+}
+
+export class MemoryHubStore implements HubStore {
+  saved: HubSnapshot | undefined;
+  saves = 0;
+  async load(): Promise<unknown> {
+    return this.saved === undefined ? undefined : structuredClone(this.saved);
+  }
+  save(snapshot: HubSnapshot): void {
+    this.saves += 1;
+    this.saved = structuredClone(snapshot);
+  }
+}

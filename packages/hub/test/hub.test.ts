@@ -1,0 +1,363 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Hub, type HubOptions, MemoryHubStore, type TabOpener } from '@tabmcp/hub';
+import { ErrorCode, ProtocolError, type Tool } from '@tabmcp/protocol';
+import { MemoryTransport, tool } from './memory-transport';
+
+const SHOP = 'http://127.0.0.1:8080/shop/';
+const BLOG = 'http://localhost:9090/blog/';
+
+function makeHub(options: Partial<HubOptions> = {}) {
+  const transport = new MemoryTransport();
+  const store = new MemoryHubStore();
+  const hub = new Hub({ transport, store, retryDelayMs: 5, requestTimeoutMs: 2_000, openWaitMs: 2_000, ...options });
+  return { hub, transport, store };
+}
+
+function names(hub: Hub): string[] {
+  return hub.hubTools().map((entry) => entry.name);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ProtocolError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ProtocolError, `expected a ProtocolError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a rejection');
+}
+
+describe('hub: registration and names', () => {
+  it('names every tab tool website_tool_<domain>_tab<N>_<name> and keeps schemas whole', () => {
+    const { hub, transport } = makeHub();
+    const rich = tool('add_to_cart', {
+      title: 'Add to cart',
+      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+      outputSchema: { type: 'object', properties: { total: { type: 'number' } } },
+      annotations: { destructiveHint: false, idempotentHint: true },
+    });
+    transport.connect(1, SHOP, [rich, tool('search')]);
+    transport.connect(2, BLOG, [tool('search')]);
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab1_add_to_cart',
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_localhost_9090_tab1_search',
+    ]);
+    const exposed = hub.hubTools()[0];
+    assert.deepEqual(exposed?.inputSchema, rich.inputSchema);
+    assert.deepEqual(exposed?.outputSchema, rich.outputSchema);
+    assert.deepEqual(exposed?.annotations, rich.annotations);
+    assert.equal(exposed?.title, 'Add to cart');
+    assert.equal(exposed?.description, '[page tool from http://127.0.0.1:8080, tab 1] The add_to_cart tool');
+    assert.deepEqual(hub.capabilities(), { multiTabSupport: true, cacheSupported: false, elicitation: false });
+  });
+
+  it('gives two tabs of one site their own numbers, and marks the active tab', () => {
+    const { hub, transport } = makeHub();
+    transport.connect(11, SHOP, [tool('search')]);
+    transport.connect(12, `${SHOP}?page=2`, [tool('search')]);
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_127_0_0_1_8080_tab2_search',
+    ]);
+    const changes: Tool[][] = [];
+    hub.onHubToolsChanged((tools) => changes.push(tools));
+    hub.setActiveTab(12);
+    assert.equal(changes.length, 1, 'the active marker is refreshed');
+    assert.match(hub.hubTools()[1]?.description ?? '', /tab 2 • active\]/);
+    assert.doesNotMatch(hub.hubTools()[0]?.description ?? '', /active/);
+    hub.setActiveTab(12);
+    assert.equal(changes.length, 1, 'no change, no announcement');
+  });
+
+  it('keeps tab numbers stable: a freed number is reused by the next tab', () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('a')]);
+    transport.connect(2, SHOP, [tool('a')]);
+    transport.disconnect(1);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a']);
+    transport.connect(3, SHOP, [tool('a')]);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_a', 'website_tool_127_0_0_1_8080_tab2_a']);
+  });
+
+  it('makes long and clashing names valid and unique', () => {
+    const { hub, transport } = makeHub();
+    const long = 'x'.repeat(100);
+    transport.connect(1, 'http://a-very-long-subdomain.of.some.localhost:3000/', [
+      tool(`${long}1`),
+      tool(`${long}2`),
+      tool('a.b'),
+      tool('a_b'),
+      tool('ünïcode'),
+    ]);
+    const list = names(hub);
+    assert.equal(new Set(list).size, 5, list.join(' '));
+    for (const name of list) assert.match(name, /^[A-Za-z0-9_-]{1,64}$/, name);
+  });
+
+  it('is idempotent, handles empty lists and tools that arrive late, and rejects invalid tools with a reason', () => {
+    const { hub, transport } = makeHub();
+    const perTab: Array<[number, number]> = [];
+    hub.onToolsChanged((tabId, tools) => perTab.push([tabId, tools.length]));
+    transport.connect(1, SHOP, []);
+    assert.equal(hub.hasRegistered(1), true);
+    assert.deepEqual(names(hub), []);
+    transport.update(1, [tool('late')]);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_late']);
+    transport.connect(1, SHOP, [tool('late')]);
+    transport.update(1, [tool('late')]);
+    assert.deepEqual(perTab, [
+      [1, 0],
+      [1, 1],
+    ]);
+    transport.update(1, [tool('has space'), tool('twice'), tool('twice', { description: 'second' })]);
+    assert.deepEqual(
+      hub.toolsOf(1).map((entry) => [entry.name, entry.description]),
+      [['twice', 'second']],
+    );
+    const rejected = hub.audit(['rejected']);
+    assert.equal(rejected.length, 2);
+    assert.ok(rejected.some((entry) => entry.tool === 'has space' && /printable/.test(entry.detail ?? '')));
+  });
+
+  it('a reload replaces the tab entry; a disconnect removes non-cached tools and answers the tab calls', async () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('slow')], () => 'hang');
+    const call = hub.callTool(1, 'slow', {});
+    transport.disconnect(1);
+    const error = await rejection(call);
+    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.equal(error.code, -32001);
+    assert.deepEqual(names(hub), []);
+    transport.connect(1, `${SHOP}reloaded`, [tool('fresh')]);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_fresh']);
+    assert.equal(hub.tabs()[0]?.url, `${SHOP}reloaded`);
+  });
+});
+
+describe('hub: routing', () => {
+  it('routes a tab-named call to its tab, and records it in the audit log', async () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('search')]);
+    transport.connect(2, SHOP, [tool('search')]);
+    const result = await hub.callHubTool('website_tool_127_0_0_1_8080_tab2_search', { q: 'x' });
+    assert.deepEqual(result.structuredContent, { tabId: 2, toolName: 'search', args: { q: 'x' } });
+    const [call] = hub.audit(['call']);
+    assert.equal(call?.tabId, 2);
+    assert.equal(call?.outcome, 'ok');
+  });
+
+  it('getBestTabForDomain: the active tab with the tool, else the most recently updated', async () => {
+    let clock = 1_000;
+    const { hub, transport } = makeHub({ now: () => clock });
+    transport.connect(1, SHOP, [tool('search', { annotations: { readOnlyHint: true } })]);
+    clock += 10;
+    transport.connect(2, SHOP, [tool('search', { annotations: { readOnlyHint: true } })]);
+    clock += 10;
+    transport.connect(3, SHOP, [tool('other')]);
+    // Tab 1 goes away mid-call: the read-only call is re-run on the best other tab.
+    transport.disconnect(1);
+    hub.setActiveTab(3);
+    transport.connect(1, SHOP, [tool('search', { annotations: { readOnlyHint: true } })], () => 'hang');
+    const rerouted = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {});
+    await new Promise((done) => setImmediate(done));
+    transport.disconnect(1);
+    const result = await rerouted;
+    assert.equal((result.structuredContent as { tabId: number }).tabId, 2, 'most recently updated with the tool');
+    transport.connect(4, SHOP, [tool('search', { annotations: { readOnlyHint: true } })], () => 'hang');
+    transport.connect(5, SHOP, [tool('search', { annotations: { readOnlyHint: true } })]);
+    hub.setActiveTab(5);
+    // Tab 4 took the freed number 1; it hangs and closes: the active tab 5 wins over tab 2.
+    const pinned = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {});
+    await new Promise((done) => setImmediate(done));
+    assert.deepEqual(transport.calls(4).length, 1);
+    transport.disconnect(4);
+    assert.equal(((await pinned).structuredContent as { tabId: number }).tabId, 5, 'the active tab wins');
+  });
+
+  it('does not repeat a non-idempotent call in another tab when its tab closed mid-call', async () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('buy')], () => 'hang');
+    transport.connect(2, SHOP, [tool('buy')]);
+    const call = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_buy', {});
+    await new Promise((done) => setImmediate(done));
+    transport.disconnect(1);
+    const error = await rejection(call);
+    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.match(error.message, /not repeated in another tab/);
+    assert.equal(transport.calls(2).length, 0);
+  });
+
+  it('gives a clear error when the only tab closes mid-call', async () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('look', { annotations: { readOnlyHint: true } })], () => 'hang');
+    const call = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_look', {});
+    await new Promise((done) => setImmediate(done));
+    transport.disconnect(1);
+    const error = await rejection(call);
+    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.match(error.message, /No other tab of 127\.0\.0\.1:8080 offers "look"/);
+  });
+
+  it('times out a tab that does not answer, and forgets the request', async () => {
+    const { hub, transport } = makeHub({ requestTimeoutMs: 30 });
+    transport.connect(1, SHOP, [tool('slow')], () => 'hang');
+    const error = await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_tab1_slow', {}));
+    assert.equal(error.code, ErrorCode.RequestTimeout);
+    assert.match(error.message, /did not answer within 30 ms/);
+    const [call] = hub.audit(['call']);
+    assert.equal(call?.outcome, 'error');
+  });
+
+  it('unknown names and tools give errors that say how to recover', async () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('a')]);
+    const unknown = await rejection(hub.callHubTool('website_tool_nowhere_tab1_a', {}));
+    assert.equal(unknown.code, ErrorCode.ToolNotFound);
+    assert.match(unknown.message, /List the tools again/);
+    const missing = await rejection(hub.callTool(1, 'b', {}));
+    assert.equal(missing.code, ErrorCode.ToolNotFound);
+    const gone = await rejection(hub.callTool(9, 'a', {}));
+    assert.equal(gone.code, ErrorCode.TabNotFound);
+  });
+});
+
+describe('hub: cached tools', () => {
+  it('keep a cached tool after its tab closed and reopen its URL when called', async () => {
+    const transport = new MemoryTransport();
+    const opened: string[] = [];
+    const opener: TabOpener = {
+      async open(url) {
+        opened.push(url);
+        // The new tab's content script registers a little later.
+        setTimeout(() => transport.connect(7, url, [tool('notes', { annotations: { cache: true } })]), 5);
+        return 7;
+      },
+    };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
+    assert.equal(hub.capabilities().cacheSupported, true);
+    transport.connect(1, `${SHOP}notes`, [tool('notes', { annotations: { cache: true } }), tool('plain')]);
+    transport.disconnect(1);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_notes']);
+    assert.match(
+      hub.hubTools()[0]?.description ?? '',
+      /cached, no open tab; a call opens http:\/\/127\.0\.0\.1:8080\/shop\/notes/,
+    );
+    const result = await hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'hi' });
+    assert.deepEqual(opened, [`${SHOP}notes`]);
+    assert.equal((result.structuredContent as { tabId: number }).tabId, 7);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_notes'], 'the live tab replaces the cached entry');
+  });
+
+  it('reports a reopened page that never offers the tool', async () => {
+    const transport = new MemoryTransport();
+    const opener: TabOpener = { open: async () => 8 };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, openWaitMs: 20 });
+    transport.connect(1, SHOP, [tool('notes', { annotations: { cache: true } })]);
+    transport.disconnect(1);
+    const error = await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_notes', {}));
+    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.match(error.message, /did not offer that tool within 20 ms/);
+  });
+});
+
+describe('hub: sites the user has not allowed', () => {
+  it('holds back tools of a non-loopback site until the user allows it', async () => {
+    const { hub, transport } = makeHub();
+    const perTab: Array<[number, number]> = [];
+    hub.onToolsChanged((tabId, tools) => perTab.push([tabId, tools.length]));
+    transport.connect(1, 'https://shop.example/', [tool('buy')]);
+    assert.equal(hub.siteAccess('https://shop.example/'), 'pending');
+    assert.deepEqual(hub.toolsOf(1), []);
+    assert.deepEqual(names(hub), []);
+    const refused = await rejection(hub.callTool(1, 'buy', {}));
+    assert.equal(refused.code, ErrorCode.SiteNotAllowed);
+    assert.match(refused.message, /allow it in the tabmcp popup/);
+    hub.setSiteDecision('shop.example', 'allow');
+    assert.deepEqual(names(hub), ['website_tool_shop_example_tab1_buy']);
+    hub.setSiteDecision('shop.example', 'block');
+    assert.deepEqual(names(hub), []);
+    assert.deepEqual(perTab, [
+      [1, 0],
+      [1, 1],
+      [1, 0],
+    ]);
+    assert.equal(transport.calls().length, 0, 'nothing reached the blocked page');
+  });
+
+  it('loopback is allowed by default but can be blocked; other schemes never expose tools', () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, 'http://[::1]:8000/', [tool('a')]);
+    transport.connect(2, 'file:///tmp/page.html', [tool('b')]);
+    assert.deepEqual(names(hub), ['website_tool____1__8000_tab1_a']);
+    hub.setSiteDecision('[::1]', 'block');
+    assert.deepEqual(names(hub), []);
+  });
+});
+
+describe('hub: worker restarts', () => {
+  it('rebuilds the same tool set from storage and live tabs, without duplicates, and prunes stale tabs', async () => {
+    let clock = 10 * 3_600_000;
+    const first = makeHub({ now: () => clock });
+    first.transport.connect(1, SHOP, [tool('search')]);
+    first.transport.connect(2, SHOP, [tool('search')]);
+    first.transport.connect(3, BLOG, [tool('read')]);
+    first.transport.connect(4, 'https://elsewhere.example/', [tool('x')]);
+    first.hub.setSiteDecision('elsewhere.example', 'allow');
+    clock += 2 * 3_600_000;
+    first.transport.update(3, [tool('read'), tool('write')]);
+    const before = first.hub.hubTools();
+
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: first.store, now: () => clock, retryDelayMs: 5, restoreGraceMs: 50 });
+    await hub.restore([
+      { tabId: 1, url: SHOP },
+      { tabId: 3, url: BLOG },
+      { tabId: 4, url: 'https://elsewhere.example/' },
+    ]);
+    // Tab 2 is closed; tabs 1 and 4 were last updated two hours ago; only tab 3 is fresh.
+    assert.deepEqual(names(hub), ['website_tool_localhost_9090_tab1_read', 'website_tool_localhost_9090_tab1_write']);
+    assert.deepEqual(
+      hub.hubTools(),
+      before.filter((entry) => entry.name.includes('localhost')),
+    );
+    assert.equal(hub.siteAccess('https://elsewhere.example/'), 'allowed', 'site decisions survive');
+    // The content script reconnects and registers again: same names, nothing doubled.
+    transport.connect(3, BLOG, [tool('read'), tool('write')]);
+    assert.deepEqual(names(hub), ['website_tool_localhost_9090_tab1_read', 'website_tool_localhost_9090_tab1_write']);
+  });
+
+  it('a call right after the restart waits for the tab to reconnect (retries), then runs', async () => {
+    const first = makeHub();
+    first.transport.connect(5, SHOP, [tool('search')]);
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: first.store, retryDelayMs: 50, restoreGraceMs: 500 });
+    await hub.restore([{ tabId: 5, url: SHOP }]);
+    const call = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {});
+    setTimeout(() => transport.connect(5, SHOP, [tool('search')]), 10);
+    assert.equal(((await call).structuredContent as { tabId: number }).tabId, 5);
+  });
+
+  it('gives up after three retries on a tab that never reconnects', async () => {
+    const first = makeHub();
+    first.transport.connect(5, SHOP, [tool('search')]);
+    const hub = new Hub({ transport: new MemoryTransport(), store: first.store, retryDelayMs: 5, restoreGraceMs: 100 });
+    await hub.restore([{ tabId: 5, url: SHOP }]);
+    const error = await rejection(hub.callTool(5, 'search', {}));
+    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.match(error.message, /after 3 retries/);
+    // Its page never came back: after the grace period its tools are gone too.
+    const gone = new Promise<Tool[]>((done) => hub.onHubToolsChanged(done));
+    assert.deepEqual(await gone, []);
+    assert.equal(hub.hasRegistered(5), false);
+  });
+
+  it('ignores a corrupt snapshot', async () => {
+    const store = new MemoryHubStore();
+    const hub = new Hub({ transport: new MemoryTransport(), store });
+    store.saved = { version: 1, tabs: 'nope' } as never;
+    await hub.restore([]);
+    assert.deepEqual(hub.hubTools(), []);
+  });
+});

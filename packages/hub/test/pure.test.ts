@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { AuditLog, bestTabForDomain, domainOf, hubToolName, SitePolicy, siteOf } from '@tabmcp/hub';
+
+describe('site policy', () => {
+  it('allows loopback by default, waits for the user elsewhere, and remembers decisions', () => {
+    const policy = new SitePolicy();
+    for (const url of ['http://127.0.0.1:3000/', 'http://localhost/', 'http://[::1]:8080/x', 'http://app.localhost/']) {
+      assert.equal(policy.access(url), 'allowed', url);
+    }
+    assert.equal(policy.access('https://example.com/'), 'pending');
+    assert.equal(policy.access('file:///etc/passwd'), 'blocked');
+    assert.equal(policy.access('not a url'), 'blocked');
+    assert.equal(policy.set('Example.com', 'allow'), true);
+    assert.equal(policy.access('https://example.com:8443/a'), 'allowed');
+    assert.equal(policy.set('example.com', 'allow'), false);
+    policy.set('localhost', 'block');
+    assert.equal(policy.access('http://localhost:1234/'), 'blocked');
+    policy.set('localhost', undefined);
+    assert.equal(policy.access('http://localhost:1234/'), 'allowed');
+    assert.deepEqual(policy.entries(), [{ site: 'example.com', decision: 'allow' }]);
+  });
+
+  it('sites are host names, domains keep the port', () => {
+    assert.equal(siteOf('https://A.example:444/x'), 'a.example');
+    assert.equal(domainOf('https://A.example:444/x'), 'a.example:444');
+    assert.equal(domainOf('https://a.example:443/x'), 'a.example');
+    assert.equal(domainOf('about:blank'), undefined);
+  });
+});
+
+describe('tool namer', () => {
+  it('follows mcp-b.md and stays within 64 safe characters', () => {
+    const taken = new Set<string>();
+    assert.equal(hubToolName('example.com', 1, 'getCart', taken), 'website_tool_example_com_tab1_getCart');
+    assert.equal(hubToolName('example.com', undefined, 'getCart', taken), 'website_tool_example_com_getCart');
+    assert.equal(hubToolName('example.com', 1, 'getCart', taken), 'website_tool_example_com_tab1_getCart_2');
+    const long = hubToolName('example.com', 12, 'a'.repeat(80), taken);
+    const other = hubToolName('example.com', 12, `${'a'.repeat(79)}b`, taken);
+    assert.equal(long.length, 64);
+    assert.notEqual(long, other);
+    assert.match(other, /^[A-Za-z0-9_-]{1,64}$/);
+  });
+});
+
+describe('routing choice', () => {
+  const tab = (tabId: number, updatedAt: number, tools: string[], domain = 'a.com') => ({
+    tabId,
+    domain,
+    updatedAt,
+    hasTool: (name: string) => tools.includes(name),
+  });
+  it('prefers the active tab with the tool, then the newest, never another domain', () => {
+    const tabs = [tab(1, 10, ['x']), tab(2, 30, ['x']), tab(3, 50, ['y']), tab(4, 99, ['x'], 'b.com')];
+    assert.equal(bestTabForDomain(tabs, 'a.com', 'x', 1)?.tabId, 1);
+    assert.equal(bestTabForDomain(tabs, 'a.com', 'x', 3)?.tabId, 2);
+    assert.equal(bestTabForDomain(tabs, 'a.com', 'x', undefined, new Set([2]))?.tabId, 1);
+    assert.equal(bestTabForDomain(tabs, 'c.com', 'x', undefined), undefined);
+  });
+});
+
+describe('audit log', () => {
+  it('keeps the newest entries, newest first', () => {
+    const log = new AuditLog(3);
+    for (let i = 0; i < 5; i++) log.add({ at: i, kind: i % 2 ? 'call' : 'register' });
+    assert.deepEqual(
+      log.recent().map((entry) => entry.at),
+      [4, 3, 2],
+    );
+    assert.deepEqual(
+      log.recent(['call']).map((entry) => entry.at),
+      [3],
+    );
+  });
+});

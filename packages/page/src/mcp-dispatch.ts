@@ -1,0 +1,70 @@
+import { ErrorCode, ProtocolError } from '@tabmcp/protocol/light';
+import type { RpcRequest } from './jsonrpc-guard';
+import type { McpNotificationDetail, WindowMcpApi } from './types';
+
+const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+
+export const NOTIFICATION_METHODS: Record<McpNotificationDetail['type'], string> = {
+  toolsListChanged: 'notifications/tools/list_changed',
+  resourcesListChanged: 'notifications/resources/list_changed',
+  promptsListChanged: 'notifications/prompts/list_changed',
+  resourceUpdated: 'notifications/resources/updated',
+};
+
+/** The MCP notification for a provider's `mcpNotification` event, or undefined for unknown kinds. */
+export function toMcpNotification(detail: McpNotificationDetail | undefined) {
+  const method = detail && NOTIFICATION_METHODS[detail.type];
+  if (!method) return undefined;
+  return { jsonrpc: '2.0' as const, method, ...(detail.uri ? { params: { uri: detail.uri } } : {}) };
+}
+
+/** Answers one MCP request with a `WindowMcpApi`: the server half shared by every postMessage face. */
+export async function answerMcpRequest(
+  api: WindowMcpApi,
+  request: RpcRequest,
+  serverMeta?: Record<string, unknown>,
+): Promise<unknown> {
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  switch (request.method) {
+    case 'initialize': {
+      const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
+      const [serverInfo, capabilities] = await Promise.all([api.getServerInfo(), api.getCapabilities()]);
+      return {
+        protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0],
+        capabilities,
+        serverInfo,
+        ...(serverMeta ? { _meta: serverMeta } : {}),
+      };
+    }
+    case 'ping':
+      return {};
+    case 'tools/list':
+      return api.listTools();
+    case 'tools/call':
+      return api.callTool(params as { name: string; arguments?: Record<string, unknown> });
+    case 'resources/list': {
+      const { resources } = await api.listResources();
+      return { resources };
+    }
+    case 'resources/templates/list': {
+      const { resourceTemplates } = await api.listResources();
+      return { resourceTemplates: resourceTemplates ?? [] };
+    }
+    case 'resources/read':
+      return api.readResource(params as { uri: string });
+    case 'resources/subscribe':
+    case 'resources/unsubscribe':
+      return {};
+    case 'prompts/list':
+      return api.listPrompts();
+    case 'prompts/get':
+      return api.getPrompt(params as { name: string; arguments?: Record<string, string> });
+    default:
+      throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);
+  }
+}
+
+export function errorOf(error: unknown): { code: number; message: string } {
+  const code = typeof (error as { code?: unknown })?.code === 'number' ? (error as { code: number }).code : -32603;
+  return { code, message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,267 @@
+import { toProtocolError } from '@tabmcp/protocol';
+import { z } from 'zod';
+import type { Logger } from '../log/logger';
+import { RedisClient } from '../redis/redis-client';
+import { Envelope } from '../wire/envelopes';
+import type { Cluster, ExtensionRecord } from './cluster';
+
+export interface RedisClusterOptions {
+  url: string;
+  logger: Logger;
+  /** Namespace for every key and channel, so several deployments can share one Redis. */
+  keyPrefix?: string;
+  /** Heartbeat period; a node missing three in a row is dead. */
+  heartbeatMs?: number;
+  connectTimeoutMs?: number;
+}
+
+const Record_ = z.object({
+  extensionId: z.string(),
+  userId: z.string(),
+  name: z.string(),
+  nodeId: z.string(),
+  connectedAt: z.number(),
+});
+
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+/**
+ * Presence and bus on Redis.
+ * - `<prefix>node:<nodeId>`: heartbeat key with a TTL; its absence means the node is dead.
+ * - `<prefix>user:<userId>`: hash extensionId → record; stale fields of dead nodes are removed lazily.
+ * - `<prefix>bus:<nodeId>`: pub/sub channel of each node's envelopes.
+ * Redis may restart empty: each node remembers what it announced and writes it again on reconnect.
+ */
+export class RedisCluster implements Cluster {
+  private readonly commands: RedisClient;
+  private readonly subscriber: RedisClient;
+  private readonly prefix: string;
+  private readonly heartbeatMs: number;
+  private readonly ttlMs: number;
+  private readonly connectTimeoutMs: number;
+  private readonly logger: Logger;
+  private readonly announced = new Map<string, ExtensionRecord>();
+  /** Withdrawals that failed while Redis was away, retried on reconnect. */
+  private readonly withdrawals = new Map<string, string>();
+  private nodeId: string | undefined;
+  private deliver: ((envelope: Envelope) => void) | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private leaving: Promise<void> | undefined;
+
+  constructor(options: RedisClusterOptions) {
+    this.prefix = options.keyPrefix ?? 'tabmcp:proxy:';
+    this.heartbeatMs = options.heartbeatMs ?? 2_000;
+    this.ttlMs = this.heartbeatMs * 3;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+    this.logger = options.logger;
+    const common = { url: options.url, maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS, commandTimeoutMs: 5_000 };
+    this.commands = new RedisClient({
+      ...common,
+      onReady: () => {
+        this.logger.info('redis.up', { role: 'commands' });
+        void this.reannounce();
+      },
+      onDown: (reason) => this.logger.warn('redis.down', { role: 'commands', reason }),
+    });
+    this.subscriber = new RedisClient({
+      ...common,
+      onMessage: (_channel, message) => this.onMessage(message),
+      onReady: () => this.logger.info('redis.up', { role: 'subscriber' }),
+      onDown: (reason) => this.logger.warn('redis.down', { role: 'subscriber', reason }),
+    });
+  }
+
+  readonly presence = {
+    announce: async (record: ExtensionRecord): Promise<void> => {
+      this.announced.set(record.extensionId, record);
+      this.withdrawals.delete(record.extensionId);
+      await this.commands.command(['HSET', this.userKey(record.userId), record.extensionId, JSON.stringify(record)]);
+    },
+    withdraw: async (userId: string, extensionId: string): Promise<void> => {
+      this.announced.delete(extensionId);
+      try {
+        await this.commands.command(['HDEL', this.userKey(userId), extensionId]);
+      } catch (error) {
+        this.withdrawals.set(extensionId, userId);
+        throw error;
+      }
+    },
+    list: async (userId: string): Promise<ExtensionRecord[]> => {
+      const flat = await this.commands.command(['HGETALL', this.userKey(userId)]);
+      const records: ExtensionRecord[] = [];
+      if (Array.isArray(flat)) {
+        for (let i = 1; i < flat.length; i += 2) {
+          const record = parseRecord(flat[i]);
+          if (record && record.userId === userId) records.push(record);
+        }
+      }
+      const live = await this.existingNodes([...new Set(records.map((record) => record.nodeId))]);
+      const stale = records.filter((record) => !live.has(record.nodeId));
+      if (stale.length > 0 && this.trustworthy()) {
+        void this.commands
+          .command(['HDEL', this.userKey(userId), ...stale.map((record) => record.extensionId)])
+          .catch(() => undefined);
+      }
+      return records.filter((record) => live.has(record.nodeId));
+    },
+    find: async (userId: string, extensionId: string): Promise<ExtensionRecord | undefined> => {
+      const record = parseRecord(await this.commands.command(['HGET', this.userKey(userId), extensionId]));
+      if (!record || record.userId !== userId) return undefined;
+      const live = await this.existingNodes([record.nodeId]);
+      return live.has(record.nodeId) ? record : undefined;
+    },
+    liveNodes: async (nodeIds: readonly string[]): Promise<ReadonlySet<string> | undefined> => {
+      if (!this.trustworthy()) return undefined;
+      return this.existingNodes(nodeIds);
+    },
+  };
+
+  readonly bus = {
+    publish: async (nodeId: string, envelope: Envelope): Promise<void> => {
+      const receivers = await this.commands.command(['PUBLISH', this.channel(nodeId), JSON.stringify(envelope)]);
+      if (receivers === 0) throw new Error(`proxy node ${nodeId} is not listening`);
+    },
+  };
+
+  async join(nodeId: string, deliver: (envelope: Envelope) => void): Promise<void> {
+    this.nodeId = nodeId;
+    this.deliver = deliver;
+    await Promise.all([this.commands.connect(this.connectTimeoutMs), this.subscriber.connect(this.connectTimeoutMs)]);
+    await this.subscriber.subscribe(this.channel(nodeId));
+    await this.heartbeat();
+    this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
+    this.heartbeatTimer.unref?.();
+  }
+
+  leave(): Promise<void> {
+    this.leaving ??= (async () => {
+      clearInterval(this.heartbeatTimer);
+      const nodeId = this.nodeId;
+      if (nodeId !== undefined && this.commands.isReady) {
+        const byUser = new Map<string, string[]>();
+        for (const record of this.announced.values()) {
+          byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.extensionId]);
+        }
+        const writes = [this.commands.command(['DEL', this.nodeKey(nodeId)])];
+        for (const [userId, ids] of byUser) writes.push(this.commands.command(['HDEL', this.userKey(userId), ...ids]));
+        await Promise.allSettled(writes);
+      }
+      this.announced.clear();
+      await Promise.all([this.commands.close(), this.subscriber.close()]);
+    })();
+    return this.leaving;
+  }
+
+  state(): 'up' | 'down' {
+    return this.commands.isReady && this.subscriber.isReady ? 'up' : 'down';
+  }
+
+  /**
+   * A missing heartbeat only means "dead" once our own link has been up long enough for every live node to
+   * have reconnected and re-announced itself (after a Redis restart all keys are gone for a moment).
+   */
+  private trustworthy(): boolean {
+    const { upSince: commandsUp } = this.commands;
+    const { upSince: subscriberUp } = this.subscriber;
+    if (commandsUp === undefined || subscriberUp === undefined) return false;
+    return Date.now() - Math.max(commandsUp, subscriberUp) >= this.ttlMs + 2 * MAX_RECONNECT_DELAY_MS;
+  }
+
+  private async existingNodes(nodeIds: readonly string[]): Promise<Set<string>> {
+    if (nodeIds.length === 0) return new Set();
+    const values = await this.commands.command(['MGET', ...nodeIds.map((id) => this.nodeKey(id))]);
+    const live = new Set<string>();
+    if (Array.isArray(values)) {
+      nodeIds.forEach((nodeId, i) => {
+        if (values[i] !== null && values[i] !== undefined) live.add(nodeId);
+      });
+    }
+    return live;
+  }
+
+  private async heartbeat(): Promise<void> {
+    const nodeId = this.nodeId;
+    if (nodeId === undefined || this.leaving || !this.commands.isReady) return;
+    try {
+      const previous = await this.commands.command([
+        'SET',
+        this.nodeKey(nodeId),
+        JSON.stringify({ nodeId, at: Date.now() }),
+        'PX',
+        this.ttlMs,
+        'GET',
+      ]);
+      // Our key was gone (Redis restarted, or we stalled past the TTL): others may have dropped our records.
+      if (previous === null && this.announced.size > 0) await this.reannounce();
+    } catch (error) {
+      this.logger.debug('redis.heartbeat_failed', { error: toProtocolError(error).message });
+    }
+  }
+
+  private async reannounce(): Promise<void> {
+    const nodeId = this.nodeId;
+    if (nodeId === undefined || this.leaving) return;
+    try {
+      const writes: Promise<unknown>[] = [
+        this.commands.command([
+          'SET',
+          this.nodeKey(nodeId),
+          JSON.stringify({ nodeId, at: Date.now() }),
+          'PX',
+          this.ttlMs,
+        ]),
+      ];
+      for (const record of this.announced.values()) {
+        writes.push(
+          this.commands.command(['HSET', this.userKey(record.userId), record.extensionId, JSON.stringify(record)]),
+        );
+      }
+      for (const [extensionId, userId] of this.withdrawals) {
+        writes.push(this.commands.command(['HDEL', this.userKey(userId), extensionId]));
+      }
+      await Promise.all(writes);
+      this.withdrawals.clear();
+      this.logger.info('redis.reannounced', { extensions: this.announced.size });
+    } catch (error) {
+      this.logger.warn('redis.reannounce_failed', { error: toProtocolError(error).message });
+    }
+  }
+
+  private onMessage(message: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(message);
+    } catch {
+      this.logger.warn('cluster.bad_envelope', { reason: 'not JSON' });
+      return;
+    }
+    const envelope = Envelope.safeParse(value);
+    if (!envelope.success) {
+      this.logger.warn('cluster.bad_envelope', { reason: envelope.error.issues[0]?.message ?? 'invalid' });
+      return;
+    }
+    this.deliver?.(envelope.data);
+  }
+
+  private nodeKey(nodeId: string): string {
+    return `${this.prefix}node:${nodeId}`;
+  }
+
+  private userKey(userId: string): string {
+    return `${this.prefix}user:${userId}`;
+  }
+
+  private channel(nodeId: string): string {
+    return `${this.prefix}bus:${nodeId}`;
+  }
+}
+
+function parseRecord(value: unknown): ExtensionRecord | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const parsed = Record_.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import type { Duplex } from 'node:stream';
+import { toProtocolError } from '@tabmcp/protocol';
+import { type RawData, WebSocket, WebSocketServer } from 'ws';
+import { type AuthOptions, createTokenVerifier, type Identity, type TokenVerifier } from '../auth/token-verifier';
+import type { Cluster } from '../cluster/cluster';
+import { MemoryClusterHub } from '../cluster/memory-cluster';
+import { RedisCluster } from '../cluster/redis-cluster';
+import { type Limits, resolveLimits } from '../core/limits';
+import type { Peer } from '../core/peer';
+import { ProxyCore, type ProxyStats } from '../core/proxy-core';
+import type { Session } from '../core/session';
+import { createJsonLogger, type Logger, type LogLevel } from '../log/logger';
+import { rejectUpgrade, tokenFromUpgrade } from './upgrade';
+
+export interface ProxyOptions {
+  /** Default 127.0.0.1: exposing the proxy is a deliberate choice (`0.0.0.0` behind TLS or a TLS proxy). */
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** How tokens are checked: key material, or a verifier of your own. */
+  auth: AuthOptions | TokenVerifier;
+  /** PEM certificate chain and key: serve wss:// and https://. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+  limits?: Partial<Limits>;
+  /** Share presence and routing with other instances through this Redis. */
+  redisUrl?: string;
+  /** Or any other cluster implementation (e.g. a shared {@link MemoryClusterHub} node in tests). */
+  cluster?: Cluster;
+  /** Name in logs and /health; default `<hostname>-<pid>`. */
+  instanceId?: string;
+  /** Cluster heartbeat (default 2 s): a dead instance is noticed within about 3 heartbeats. */
+  heartbeatMs?: number;
+  logger?: Logger;
+  logLevel?: LogLevel;
+}
+
+export interface ProxyServer {
+  readonly host: string;
+  readonly port: number;
+  /** `ws://host:port` (or `wss://`); the endpoints are `/extension` and `/mcp`. */
+  readonly url: string;
+  readonly instanceId: string;
+  /** Unique per process lifetime; what other instances route to. */
+  readonly nodeId: string;
+  stats(): ProxyStats;
+  /** Closes every socket (1001), leaves the cluster, stops listening. Idempotent. */
+  close(): Promise<void>;
+}
+
+interface SocketState {
+  session: Session;
+  alive: boolean;
+}
+
+const CLOSE_GRACE_MS = 1_000;
+
+/** Starts the HTTP(S) server with `/extension`, `/mcp` (WebSocket) and `GET /health`. */
+export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
+  const host = options.host ?? '127.0.0.1';
+  const instanceId = options.instanceId ?? `${hostname()}-${process.pid}`;
+  const nodeId = `${instanceId}/${randomUUID().slice(0, 8)}`;
+  const logger =
+    options.logger ?? createJsonLogger({ level: options.logLevel ?? 'info', base: { instance: instanceId } });
+  const limits = resolveLimits(options.limits);
+  const verifier = 'verify' in options.auth ? options.auth : await createTokenVerifier(options.auth);
+  const heartbeatMs = options.heartbeatMs ?? 2_000;
+  const clusterKind = options.cluster ? 'custom' : options.redisUrl ? 'redis' : 'memory';
+  const cluster =
+    options.cluster ??
+    (options.redisUrl
+      ? new RedisCluster({ url: options.redisUrl, logger, heartbeatMs, connectTimeoutMs: limits.connectTimeoutMs })
+      : new MemoryClusterHub().node());
+  const core = new ProxyCore({ nodeId, verifier, cluster, limits, logger, livenessIntervalMs: heartbeatMs });
+  try {
+    await core.start();
+  } catch (error) {
+    await core.close();
+    throw error;
+  }
+
+  const sockets = new Map<WebSocket, SocketState>();
+  let upgrading = 0;
+  let shuttingDown = false;
+  const startedAt = Date.now();
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxMessageBytes,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+
+  const onRequest = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+    if (req.method === 'GET' && path === '/health') {
+      const redis = clusterKind === 'memory' ? undefined : core.clusterState();
+      const body = {
+        status: shuttingDown ? 'closing' : redis === 'down' ? 'degraded' : 'ok',
+        instance_id: instanceId,
+        node_id: nodeId,
+        uptime_s: Math.round((Date.now() - startedAt) / 1000),
+        cluster: clusterKind,
+        ...(redis ? { cluster_link: redis } : {}),
+        counts: { sockets: sockets.size, ...core.stats() },
+      };
+      writeJson(res, 200, body);
+      return;
+    }
+    writeJson(res, 404, { error: 'Not found: the endpoints are /extension, /mcp (WebSocket) and GET /health' });
+  };
+
+  const server = options.tls
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
+    : http.createServer(onRequest);
+  server.on('clientError', (_error, socket) => socket.destroy());
+
+  const attachSocket = (ws: WebSocket, role: 'extension' | 'mcp', identity: Identity | undefined) => {
+    const peer: Peer = {
+      send(frame) {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        if (ws.bufferedAmount > limits.maxBufferedBytes) {
+          logger.warn('socket.too_slow', { role });
+          ws.terminate();
+          return;
+        }
+        ws.send(frame);
+      },
+      close(code, reason) {
+        if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING)
+          ws.close(code, closeReason(reason));
+      },
+    };
+    const session = role === 'extension' ? core.acceptExtension(peer, identity) : core.acceptMcpClient(peer, identity);
+    const state: SocketState = { session, alive: true };
+    sockets.set(ws, state);
+    ws.on('message', (data: RawData) => {
+      state.alive = true;
+      try {
+        session.receive(rawToText(data));
+      } catch (error) {
+        // A bug must cost one message, never the process.
+        logger.error('session.receive_failed', { role, error: toProtocolError(error).message });
+      }
+    });
+    ws.on('pong', () => {
+      state.alive = true;
+    });
+    ws.on('error', (error) => logger.debug('socket.error', { role, error: error.message }));
+    ws.on('close', (code) => {
+      sockets.delete(ws);
+      session.closed();
+      logger.debug('socket.closed', { role, code });
+    });
+  };
+
+  server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const url = new URL(req.url ?? '/', 'http://proxy');
+    const role = url.pathname === '/extension' ? 'extension' : url.pathname === '/mcp' ? 'mcp' : undefined;
+    if (!role) return rejectUpgrade(socket, 404, 'Unknown endpoint: use /extension or /mcp');
+    if (shuttingDown) return rejectUpgrade(socket, 503, 'Proxy shutting down');
+    if (sockets.size + upgrading >= limits.maxConnections) return rejectUpgrade(socket, 503, 'Too many connections');
+    const token = tokenFromUpgrade(req, url);
+    const accept = (identity?: Identity) => {
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if (shuttingDown) ws.close(1001, 'Proxy shutting down');
+        else attachSocket(ws, role, identity);
+      });
+    };
+    if (token === undefined) return accept();
+    // A token offered at upgrade is checked before any WebSocket exists: a bad one never gets a socket.
+    upgrading++;
+    verifier.verify(token).then(
+      (identity) => {
+        upgrading--;
+        if (socket.destroyed) return;
+        accept(identity);
+      },
+      (error: unknown) => {
+        upgrading--;
+        const reason = error instanceof Error ? error.message : 'Invalid token';
+        logger.warn('auth.failed', { role, reason, stage: 'upgrade' });
+        rejectUpgrade(socket, 401, `Authentication failed: ${reason}`);
+      },
+    );
+  });
+
+  const pingTimer = setInterval(() => {
+    for (const [ws, state] of sockets) {
+      if (!state.alive) {
+        logger.info('socket.dead_peer', {});
+        ws.terminate();
+        continue;
+      }
+      state.alive = false;
+      ws.ping();
+    }
+  }, limits.pingIntervalMs);
+  pingTimer.unref?.();
+
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (error) {
+    clearInterval(pingTimer);
+    await core.close();
+    throw error;
+  }
+  server.on('error', (error) => logger.error('server.error', { error: error.message }));
+  const port = (server.address() as AddressInfo).port;
+  const scheme = options.tls ? 'wss' : 'ws';
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  logger.info('proxy.listening', { host, port, node: nodeId, cluster: clusterKind, tls: Boolean(options.tls) });
+
+  let closing: Promise<void> | undefined;
+  return {
+    host,
+    port,
+    url: `${scheme}://${urlHost}:${port}`,
+    instanceId,
+    nodeId,
+    stats: () => core.stats(),
+    close() {
+      closing ??= (async () => {
+        shuttingDown = true;
+        clearInterval(pingTimer);
+        await core.close();
+        await waitFor(() => sockets.size === 0, CLOSE_GRACE_MS);
+        for (const ws of sockets.keys()) ws.terminate();
+        wss.close();
+        server.closeAllConnections?.();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        logger.info('proxy.closed', {});
+      })();
+      return closing;
+    },
+  };
+}
+
+function writeJson(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function rawToText(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/** A close reason may be at most 123 bytes (RFC 6455 5.5.1). */
+function closeReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= 123) return reason;
+  let cut = reason.slice(0, 120);
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return `${cut}...`;
+}
+
+function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (condition()) return resolve();
+    const started = Date.now();
+    const timer = setInterval(() => {
+      if (condition() || Date.now() - started > timeoutMs) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 10);
+  });
+}

@@ -1,0 +1,139 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { SECRET } from './fixtures';
+
+const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** Waits for a line on the child's output that matches, or fails after `timeoutMs` / on exit. */
+function waitForLine(
+  child: ChildProcess,
+  stream: 'stdout' | 'stderr',
+  match: (line: string) => boolean,
+  timeoutMs: number,
+) {
+  return new Promise<string>((resolve, reject) => {
+    let buffer = '';
+    const onData = (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const lines = buffer.split('\n');
+      buffer = lines.pop() ?? '';
+      for (const line of lines) {
+        if (match(line)) {
+          cleanup();
+          resolve(line);
+          return;
+        }
+      }
+    };
+    const onExit = (code: number | null) => {
+      cleanup();
+      reject(new Error(`process exited (${code}) before it was ready`));
+    };
+    const timer = setTimeout(() => {
+      cleanup();
+      reject(new Error(`process not ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child[stream]?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    child[stream]?.on('data', onData);
+    child.once('exit', onExit);
+  });
+}
+
+function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 3_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+export interface RedisProcess {
+  readonly port: number;
+  readonly url: string;
+  readonly pid: number | undefined;
+  stop(): Promise<void>;
+  /** Starts again on the same port, empty (no persistence). */
+  start(): Promise<void>;
+}
+
+/** A private redis-server on a free loopback port, without persistence. */
+export async function startRedis(): Promise<RedisProcess> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      '/usr/bin/redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    await waitForLine(child, 'stdout', (line) => line.includes('Ready to accept connections'), 10_000);
+    child.stdout?.resume();
+  };
+  await start();
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    get pid() {
+      return child?.pid;
+    },
+    stop: async () => {
+      if (child) await stop(child, 'SIGTERM');
+    },
+    start,
+  };
+}
+
+export interface ProxyProcess {
+  readonly port: number;
+  readonly url: string;
+  readonly pid: number | undefined;
+  /** SIGKILL: the abrupt death of an instance. */
+  kill(): Promise<void>;
+  /** SIGTERM: a graceful shutdown. */
+  stop(): Promise<void>;
+}
+
+/** Runs `tabmcp-proxy serve` in its own process (tsx, no build), on a free port. */
+export async function spawnProxy(args: string[]): Promise<ProxyProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, TABMCP_PROXY_SECRET: SECRET },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const line = await waitForLine(child, 'stderr', (text) => text.includes('"proxy.listening"'), 20_000).catch(
+    async (error: unknown) => {
+      await stop(child, 'SIGKILL');
+      throw error;
+    },
+  );
+  child.stderr?.resume(); // keep draining logs so the child never blocks on a full pipe
+  const port = (JSON.parse(line) as { port: number }).port;
+  return {
+    port,
+    url: `ws://127.0.0.1:${port}`,
+    pid: child.pid,
+    kill: () => stop(child, 'SIGKILL'),
+    stop: () => stop(child, 'SIGTERM'),
+  };
+}

@@ -1,0 +1,185 @@
+import {
+  type BrowserInfo,
+  type CallToolResult,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  ErrorCode,
+  type ExtensionToServer,
+  type OpenTabResult,
+  type PageMethod,
+  PendingRequests,
+  ProtocolError,
+  type ServerRequest,
+  type ServerToExtension,
+  type TabInfo,
+} from '@tabmcp/protocol';
+import type { BrowserConnection } from '../core/browser-connection';
+import { withId } from './extension-mux';
+
+type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
+
+/** How long the extension gets to load a page in openTab, before its wait for the page's tools. */
+const PAGE_LOAD_BUDGET_MS = 30_000;
+
+/**
+ * One agent's end of the browser link: turns the session's calls into link messages with request
+ * ids and answers them from the replies. It owns no socket: whoever carries the messages (the
+ * extension's socket, a multiplexer, a peer connection to another tabmcp) attaches it with a send
+ * function and detaches it when the way to the extension is gone, which answers every waiting call.
+ */
+export class LinkEndpoint implements BrowserConnection {
+  readonly #pending = new PendingRequests<Reply>();
+  readonly #upWaiters = new Set<(up: boolean) => void>();
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  #send: ((message: ServerToExtension) => void) | undefined;
+  onevent: BrowserConnection['onevent'];
+  onup: BrowserConnection['onup'];
+  ondown: BrowserConnection['ondown'];
+
+  readonly #requestTimeoutMs: number;
+
+  constructor(log?: (event: string, details?: Record<string, unknown>) => void, requestTimeoutMs?: number) {
+    this.#log = log ?? (() => {});
+    this.#requestTimeoutMs = requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  get isUp(): boolean {
+    return this.#send !== undefined;
+  }
+
+  /** Requests waiting for the extension, for tests and diagnostics. */
+  get inFlight(): number {
+    return this.#pending.size;
+  }
+
+  attach(send: (message: ServerToExtension) => void): void {
+    const wasUp = this.isUp;
+    this.#send = send;
+    if (wasUp) return;
+    for (const waiter of [...this.#upWaiters]) waiter(true);
+    this.onup?.();
+  }
+
+  detach(reason: string): void {
+    if (!this.#send) return;
+    this.#send = undefined;
+    this.#pending.rejectAll(() => new ProtocolError(ErrorCode.BrowserNotConnected, reason));
+    this.ondown?.(reason);
+  }
+
+  /** A message from the extension meant for this endpoint (replies already carry this endpoint's ids). */
+  receive(message: ExtensionToServer): void {
+    switch (message.type) {
+      case 'ping':
+      case 'hello':
+      case 'disconnected':
+        return;
+      case 'connected':
+        this.#settle(message.requestId, { kind: 'connected', browser: message.browser, tabs: message.tabs });
+        return;
+      case 'toolResult':
+        if (message.error !== undefined || !message.result) {
+          this.#fail(message.callId, new ProtocolError(ErrorCode.InternalError, message.error ?? 'no result'));
+        } else {
+          this.#settle(message.callId, { kind: 'value', value: message.result });
+        }
+        return;
+      case 'response':
+        if (message.error) this.#fail(message.requestId, new ProtocolError(message.error.code, message.error.message));
+        else this.#settle(message.requestId, { kind: 'value', value: message.result });
+        return;
+      default:
+        this.onevent?.(message);
+    }
+  }
+
+  waitUntilUp(timeoutMs: number): Promise<boolean> {
+    if (this.isUp) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (up: boolean) => {
+        clearTimeout(timer);
+        this.#upWaiters.delete(done);
+        resolve(up);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#upWaiters.add(done);
+    });
+  }
+
+  async connect() {
+    const reply = await this.#request({ type: 'connect', requestId: '' }, 'connect');
+    if (reply.kind !== 'connected')
+      throw new ProtocolError(ErrorCode.InternalError, 'The extension answered connect with something else');
+    return { browser: reply.browser, tabs: reply.tabs };
+  }
+
+  async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
+    const timeout = PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000;
+    return (await this.#value(
+      { type: 'openTab', requestId: '', url, focus, waitForToolsMs },
+      `openTab ${url}`,
+      timeout,
+    )) as OpenTabResult;
+  }
+
+  async focusTab(tabId: number) {
+    return (await this.#value({ type: 'focusTab', requestId: '', tabId }, `focusTab ${tabId}`)) as { tab: TabInfo };
+  }
+
+  async closeTab(tabId: number) {
+    return (await this.#value({ type: 'closeTab', requestId: '', tabId }, `closeTab ${tabId}`)) as {
+      closed: true;
+      tabId: number;
+    };
+  }
+
+  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    // The extension enforces the page's timeout; ours only catches a link that stopped answering.
+    const reply = await this.#request(
+      { type: 'callTool', callId: '', tabId, toolName, args, timeoutMs },
+      `callTool ${toolName} in tab ${tabId}`,
+      timeoutMs + 2_000,
+    );
+    return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
+  }
+
+  async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
+    return this.#value(
+      { type: 'pageRequest', requestId: '', tabId, method, ...(params ? { params } : {}) },
+      `${method} in tab ${tabId}`,
+    );
+  }
+
+  async #value(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown> {
+    const reply = await this.#request(message, what, timeoutMs);
+    return reply.kind === 'value' ? reply.value : undefined;
+  }
+
+  /** Any request of the link (views may add their own); answered by `response {requestId}`. */
+  async requestValue(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown> {
+    return this.#value(message, what, timeoutMs);
+  }
+
+  #request(message: ServerRequest, what: string, timeoutMs = this.#requestTimeoutMs): Promise<Reply> {
+    const send = this.#send;
+    if (!send) {
+      return Promise.reject(
+        new ProtocolError(
+          ErrorCode.BrowserNotConnected,
+          'The browser extension is not connected; call connect_browser.',
+        ),
+      );
+    }
+    const id = this.#pending.nextId('s');
+    const answer = this.#pending.wait(id, 'link', timeoutMs, () => `The browser extension (${what})`);
+    send(withId(message, id));
+    return answer;
+  }
+
+  #settle(id: string, reply: Reply): void {
+    if (!this.#pending.resolve(id, reply)) this.#log('link.unknown-reply', { id });
+  }
+
+  #fail(id: string, error: Error): void {
+    if (!this.#pending.reject(id, error)) this.#log('link.unknown-reply', { id });
+  }
+}

@@ -1,0 +1,101 @@
+import {
+  ExtensionToServer as ExtensionToServerSchema,
+  KEEPALIVE_INTERVAL_MS,
+  MAX_MESSAGE_BYTES,
+  parseMessage,
+} from '@tabmcp/protocol';
+import WebSocket from 'ws';
+import type { LinkEndpoint } from './link-endpoint';
+import { PEER_PATH } from './websocket-browser-link';
+
+export interface PeerLinkOptions {
+  port: number;
+  token: string;
+  endpoint: LinkEndpoint;
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+/** A peer that stays silent this long (no pong to our pings) is gone. */
+const PEER_SILENCE_MS = 50_000;
+
+export type PeerOpenFailure = 'nobody-listens' | 'refused' | 'not-tabmcp';
+
+/**
+ * A session's way to the extension through another tabmcp process that owns the port: it speaks
+ * the browser link's own messages over a WebSocket at /peer; the owner maps the ids and fans the
+ * events out. The endpoint is up while the owner says the extension is ("hello" … "disconnected").
+ */
+export class PeerLink {
+  readonly #options: PeerLinkOptions;
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  #socket: WebSocket | undefined;
+  #keepalive: ReturnType<typeof setInterval> | undefined;
+  #closedByUs = false;
+  onclose: (() => void) | undefined;
+
+  constructor(options: PeerLinkOptions) {
+    this.#options = options;
+    this.#log = options.log ?? (() => {});
+  }
+
+  /** Resolves once joined; rejects with the reason this port cannot be joined. */
+  open(): Promise<void> {
+    const { port, token, endpoint } = this.#options;
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${PEER_PATH}?token=${encodeURIComponent(token)}`, {
+      maxPayload: MAX_MESSAGE_BYTES,
+    });
+    this.#socket = socket;
+    return new Promise<void>((resolve, reject) => {
+      const failed = (kind: PeerOpenFailure, detail: string) => reject(Object.assign(new Error(detail), { kind }));
+      socket.once('unexpected-response', (_request, response) =>
+        response.statusCode === 403
+          ? failed('refused', `The tabmcp on port ${port} refused this one (another pairing token?)`)
+          : failed('not-tabmcp', `Port ${port} answers HTTP ${response.statusCode}; it is not a tabmcp browser link`),
+      );
+      socket.once('error', (error: NodeJS.ErrnoException) =>
+        failed(error.code === 'ECONNREFUSED' ? 'nobody-listens' : 'not-tabmcp', error.message),
+      );
+      socket.once('open', () => {
+        socket.on('error', (error) => this.#log('peer.error', { error: error.message }));
+        this.#startKeepalive(socket);
+        resolve();
+      });
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        const parsed = parseMessage(ExtensionToServerSchema, data.toString(), 'message from the tabmcp peer');
+        if (!parsed.ok) {
+          this.#log('peer.rejected', { reason: parsed.error.message });
+          return;
+        }
+        const message = parsed.value;
+        if (message.type === 'hello') endpoint.attach((request) => socket.send(JSON.stringify(request)));
+        else if (message.type === 'disconnected') endpoint.detach('The browser extension disconnected');
+        else endpoint.receive(message);
+      });
+      socket.once('close', () => {
+        clearInterval(this.#keepalive);
+        endpoint.detach('The tabmcp process that shared the browser link exited; reconnecting');
+        if (!this.#closedByUs) this.onclose?.();
+      });
+    });
+  }
+
+  close(): void {
+    this.#closedByUs = true;
+    clearInterval(this.#keepalive);
+    this.#socket?.close(1000, 'done');
+    this.#socket = undefined;
+  }
+
+  #startKeepalive(socket: WebSocket): void {
+    let lastPong = Date.now();
+    socket.on('pong', () => {
+      lastPong = Date.now();
+    });
+    this.#keepalive = setInterval(() => {
+      if (Date.now() - lastPong > PEER_SILENCE_MS) socket.terminate();
+      else socket.ping();
+    }, KEEPALIVE_INTERVAL_MS);
+    this.#keepalive.unref();
+  }
+}

@@ -1,0 +1,148 @@
+import { errorMessage } from '@tabmcp/protocol';
+import { LinkEndpoint } from './link-endpoint';
+import { PeerLink, type PeerOpenFailure } from './peer-link';
+import { WebSocketBrowserLink } from './websocket-browser-link';
+
+export interface SharedLinkOptions {
+  port: number;
+  token: string;
+  allowedOrigins: readonly string[];
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+export type LinkRole = 'owner' | 'peer' | 'none';
+
+const MAX_RETRY_MS = 5_000;
+
+/**
+ * Several agents, one browser (DESIGN.md decision 4). The first tabmcp on the port owns the
+ * extension link; a later one joins it as a peer. Every session of this process gets an endpoint
+ * that survives role changes: when the owner exits, its peers race for the port, the winner owns
+ * it, the others join the winner, and the extension dials the port again.
+ */
+export class SharedBrowserLink {
+  readonly #options: SharedLinkOptions;
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #endpoints = new Map<LinkEndpoint, () => void>();
+  #server: WebSocketBrowserLink | undefined;
+  #role: LinkRole = 'none';
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #retryMs = 100;
+  #closed = false;
+  #settling: Promise<void> | undefined;
+  onrolechange: ((role: LinkRole) => void) | undefined;
+
+  constructor(options: SharedLinkOptions) {
+    this.#options = options;
+    this.#log = options.log ?? (() => {});
+  }
+
+  get role(): LinkRole {
+    return this.#role;
+  }
+
+  /** The link server when this process owns the port. */
+  get server(): WebSocketBrowserLink | undefined {
+    return this.#server;
+  }
+
+  /** Takes the port, or joins whoever has it. Throws only when neither is possible at all. */
+  async start(): Promise<LinkRole> {
+    await this.#settle();
+    return this.#role;
+  }
+
+  createEndpoint(): LinkEndpoint {
+    const endpoint = new LinkEndpoint(this.#log);
+    this.#endpoints.set(endpoint, () => {});
+    if (this.#role !== 'none') void this.#bind(endpoint);
+    return endpoint;
+  }
+
+  releaseEndpoint(endpoint: LinkEndpoint): void {
+    this.#endpoints.get(endpoint)?.();
+    this.#endpoints.delete(endpoint);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearTimeout(this.#retry);
+    for (const release of this.#endpoints.values()) release();
+    await this.#server?.close();
+    this.#server = undefined;
+    this.#role = 'none';
+  }
+
+  #settle(): Promise<void> {
+    this.#settling ??= this.#takeOrJoin().finally(() => {
+      this.#settling = undefined;
+    });
+    return this.#settling;
+  }
+
+  async #takeOrJoin(): Promise<void> {
+    for (const release of this.#endpoints.values()) release();
+    const server = new WebSocketBrowserLink({
+      host: '127.0.0.1',
+      port: this.#options.port,
+      allowedOrigins: this.#options.allowedOrigins,
+      token: this.#options.token,
+      log: this.#log,
+    });
+    try {
+      await server.start();
+      this.#server = server;
+      this.#setRole('owner');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      this.#server = undefined;
+      this.#setRole('peer');
+    }
+    const outcomes = await Promise.all([...this.#endpoints.keys()].map((endpoint) => this.#bind(endpoint)));
+    if (outcomes.some((ok) => !ok)) this.#scheduleRetry();
+    else this.#retryMs = 100;
+  }
+
+  /** Attaches an endpoint in the current role; false when the owner could not be joined. */
+  async #bind(endpoint: LinkEndpoint): Promise<boolean> {
+    if (this.#server) {
+      this.#endpoints.set(endpoint, this.#server.attachEndpoint(endpoint));
+      return true;
+    }
+    const peer = new PeerLink({ port: this.#options.port, token: this.#options.token, endpoint, log: this.#log });
+    this.#endpoints.set(endpoint, () => peer.close());
+    try {
+      await peer.open();
+    } catch (error) {
+      const kind = (error as { kind?: PeerOpenFailure }).kind;
+      this.#log('peer.join-failed', { port: this.#options.port, kind, message: errorMessage(error) });
+      return false;
+    }
+    this.#log('peer.joined-owner', { port: this.#options.port });
+    peer.onclose = () => {
+      this.#log('peer.owner-gone', { port: this.#options.port });
+      this.#scheduleRetry(Math.random() * 200);
+    };
+    return true;
+  }
+
+  #scheduleRetry(delayMs = this.#retryMs): void {
+    if (this.#closed) return;
+    clearTimeout(this.#retry);
+    this.#retry = setTimeout(() => {
+      this.#settle().catch((error: unknown) => {
+        this.#log('link.retry-failed', { message: errorMessage(error) });
+        this.#scheduleRetry();
+      });
+    }, delayMs);
+    this.#retry.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, MAX_RETRY_MS);
+  }
+
+  #setRole(role: LinkRole): void {
+    if (role === this.#role) return;
+    this.#role = role;
+    this.#log('link.role', { role, port: this.#options.port });
+    this.onrolechange?.(role);
+  }
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
+import type { McpView } from '../views/mcp-view';
+import { serveMcp } from './serve-mcp';
+
+export interface HttpServeOptions {
+  port: number;
+  /** A fresh session (own focus and tools) for each MCP client; `release` ends it. */
+  newSession(): { session: McpView; release(): void };
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+export const MCP_PATH = '/mcp';
+/** Sessions kept at once; each holds a browser-link endpoint and its own tool state. */
+const MAX_SESSIONS = 32;
+
+/**
+ * MCP over Streamable HTTP on loopback, for clients that prefer it and for several clients on one
+ * process: one transport and one BrowserSession per MCP session. Requests from web pages (any
+ * Origin but loopback) and with a foreign Host (DNS rebinding) are refused.
+ */
+export async function serveHttp(
+  options: HttpServeOptions,
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const log = options.log ?? (() => {});
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; release(): void }>();
+  let actualPort = options.port;
+
+  const handle = async (request: IncomingMessage, response: ServerResponse) => {
+    const refusal = refuse(request, actualPort);
+    if (refusal) {
+      response.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(`${refusal.text}\n`);
+      return;
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing && typeof sessionId === 'string') {
+      // Most recently used last: when the table is full, the session idle longest goes first.
+      sessions.delete(sessionId);
+      sessions.set(sessionId, existing);
+      await existing.transport.handleRequest(request, response, await readBody(request));
+      return;
+    }
+    if (sessionId !== undefined) {
+      jsonError(response, 404, 'Unknown or expired MCP session: initialize again.');
+      return;
+    }
+    const body = await readBody(request);
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      jsonError(response, 400, 'No MCP session: send an initialize request first (no mcp-session-id header).');
+      return;
+    }
+    // Clients that vanish without DELETE leave their session behind; keep the table bounded.
+    const [idlest] = sessions.size >= MAX_SESSIONS ? sessions.values() : [];
+    if (idlest) {
+      log('http.session-evicted', { sessions: sessions.size });
+      await idlest.transport.close();
+    }
+    const { session, release } = options.newSession();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, release });
+        log('http.session', { id, sessions: sessions.size });
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      release();
+    };
+    await serveMcp(session, transport);
+    await transport.handleRequest(request, response, body);
+  };
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log('http.error', { message: error instanceof Error ? error.message : String(error) });
+      if (!response.headersSent) jsonError(response, error instanceof BodyError ? error.status : 500, String(error));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  actualPort = typeof address === 'object' && address ? address.port : options.port;
+  return {
+    server,
+    port: actualPort,
+    close: async () => {
+      for (const { transport } of sessions.values()) await transport.close().catch(() => {});
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function refuse(request: IncomingMessage, port: number): { status: number; text: string } | undefined {
+  if (new URL(request.url ?? '/', 'http://localhost').pathname !== MCP_PATH)
+    return { status: 404, text: `tabmcp serves MCP at ${MCP_PATH}` };
+  const loopbackHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  if (!loopbackHosts.includes(request.headers.host ?? ''))
+    return { status: 403, text: `Host ${request.headers.host ?? '(none)'} is not allowed (DNS rebinding protection)` };
+  const origin = request.headers.origin;
+  if (origin !== undefined && !loopbackHosts.some((host) => origin === `http://${host}`))
+    return { status: 403, text: `Origin ${origin} is not allowed: web pages may not drive tabmcp` };
+  return undefined;
+}
+
+class BodyError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  if (request.method !== 'POST') return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_MESSAGE_BYTES) throw new BodyError(413, `Request body over ${MAX_MESSAGE_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString());
+  } catch {
+    throw new BodyError(400, 'Request body is not valid JSON');
+  }
+}
+
+function jsonError(response: ServerResponse, status: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}

@@ -1,0 +1,366 @@
+import {
+  type BrowserInfo,
+  type CallToolResult,
+  ErrorCode,
+  errorMessage,
+  ListExtensionsResult,
+  McpHandshakeResult,
+  type OpenTabResult,
+  type PageMethod,
+  ProtocolError,
+  ProxyConnectResult,
+  ProxyDisconnectedParams,
+  type RemoteMethodName,
+  RemoteMethods,
+  type RemoteParams,
+  type RemoteResult,
+  type TabInfo,
+  validate,
+} from '@tabmcp/protocol';
+import type { BrowserConnection } from '../core/browser-connection';
+import { chooseExtension } from './choose-extension';
+import { ProxyRpc } from './proxy-rpc';
+import { diffTabs } from './tab-diff';
+
+export interface ProxyConnectionOptions {
+  /** The proxy's base URL (ws:// or wss://); this side dials `<proxyUrl>/mcp`. */
+  proxyUrl: string;
+  /** JWT for mcp_handshake (the same user as the browser's token), or where to read it at each (re)connect. */
+  token: string | (() => string);
+  /** Connect to the browser with this name (the extension's "browser name" option). */
+  browserName?: string;
+  /** Or to the browser with this id from list_extensions. */
+  extensionId?: string;
+  log?: (event: string, details?: Record<string, unknown>) => void;
+  /** Control methods and quick forwarded calls. */
+  requestTimeoutMs?: number;
+  maxBackoffMs?: number;
+  /** How long one getTabs long poll may wait in the extension. */
+  pollWaitMs?: number;
+}
+
+const MIN_BACKOFF_MS = 250;
+const PAGE_LOAD_BUDGET_MS = 30_000;
+/** A failed poll is retried after this pause, so a broken browser is not hammered. */
+const POLL_RETRY_MS = 1_000;
+/**
+ * Polls answered back to back (a page that changes its tools all the time) are spaced by at least
+ * this much, which keeps the poll far below the proxy's rate limit (200 requests/s per client).
+ */
+const MIN_POLL_GAP_MS = 50;
+
+const DISCONNECT_MESSAGES = /Extension disconnected|Disconnected from the extension|hosting the extension is gone/i;
+
+/**
+ * The session's browser connection through a proxy-protocol.md relay: mcp_handshake,
+ * list_extensions, connect (by id, by name, or the only browser), then the session's requests as
+ * forwarded methods. Tab and tool changes come from a getTabs long poll (the extension stays
+ * passive). When the browser or the proxy goes away, every call in flight is answered with an
+ * error that says so, the session hears `ondown`, and this side reconnects with backoff.
+ */
+export class ProxyBrowserConnection implements BrowserConnection {
+  readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
+    Pick<ProxyConnectionOptions, 'browserName' | 'extensionId'>;
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #upWaiters = new Set<(up: boolean) => void>();
+  #rpc: ProxyRpc | undefined;
+  #up = false;
+  #epoch = 0;
+  #known = new Map<number, TabInfo>();
+  #problem = 'tabmcp is still connecting to the proxy';
+  #stopped = false;
+  readonly #sleepers = new Set<() => void>();
+  #lost: ((reason: string) => void) | undefined;
+  onevent: BrowserConnection['onevent'];
+  onup: BrowserConnection['onup'];
+  ondown: BrowserConnection['ondown'];
+
+  constructor(options: ProxyConnectionOptions) {
+    this.#options = {
+      requestTimeoutMs: 30_000,
+      maxBackoffMs: 5_000,
+      pollWaitMs: 20_000,
+      log: () => {},
+      ...options,
+      proxyUrl: options.proxyUrl.replace(/\/+$/, ''),
+    };
+    this.#log = this.#options.log;
+  }
+
+  get isUp(): boolean {
+    return this.#up;
+  }
+
+  /** Why no browser is connected now, for error messages. */
+  get problem(): string {
+    return this.#problem;
+  }
+
+  get proxyUrl(): string {
+    return this.#options.proxyUrl;
+  }
+
+  start(): void {
+    void this.#run();
+  }
+
+  close(): void {
+    this.#stopped = true;
+    this.#down('tabmcp is shutting down');
+    this.#rpc?.close();
+    for (const wake of [...this.#sleepers]) wake();
+  }
+
+  waitUntilUp(timeoutMs: number): Promise<boolean> {
+    if (this.#up) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (up: boolean) => {
+        clearTimeout(timer);
+        this.#upWaiters.delete(done);
+        resolve(up);
+      };
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#upWaiters.add(done);
+    });
+  }
+
+  async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
+    const { browser, tabs } = await this.#call('getTabs', { waitMs: 0 });
+    this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
+    return { browser, tabs };
+  }
+
+  async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
+    const opened = await this.#call(
+      'createTab',
+      { url, active: focus, waitForToolsMs },
+      PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000,
+    );
+    this.#known.set(opened.tab.id, opened.tab);
+    return { tab: opened.tab, focused: focus, toolsReady: opened.toolsReady };
+  }
+
+  async focusTab(tabId: number): Promise<{ tab: TabInfo }> {
+    return { tab: (await this.#call('activateTab', { tabId })).tab };
+  }
+
+  async closeTab(tabId: number): Promise<{ closed: true; tabId: number }> {
+    const closed = await this.#call('closeTab', { tabId });
+    this.#known.delete(tabId);
+    return closed;
+  }
+
+  async callTool(
+    tabId: number,
+    toolName: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<CallToolResult> {
+    return this.#call('callPageTool', { tabId, name: toolName, arguments: args, timeoutMs }, timeoutMs + 5_000);
+  }
+
+  async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
+    return this.#call('pageRequest', { tabId, method, ...(params ? { params } : {}) });
+  }
+
+  /** Any forwarded method, checked against its result schema (also used for the remote-only methods). */
+  async #call<M extends RemoteMethodName>(
+    method: M,
+    params: RemoteParams<M>,
+    timeoutMs = this.#options.requestTimeoutMs,
+  ): Promise<RemoteResult<M>> {
+    const rpc = this.#rpc;
+    if (!this.#up || !rpc) {
+      throw new ProtocolError(
+        ErrorCode.BrowserNotConnected,
+        `The remote browser is not connected through the proxy ${this.#options.proxyUrl}: ${this.#problem}`,
+      );
+    }
+    let raw: unknown;
+    try {
+      raw = await rpc.request(method, params as Record<string, unknown>, timeoutMs);
+    } catch (error) {
+      throw explain(error, method, this.#options.proxyUrl);
+    }
+    const parsed = validate(RemoteMethods[method].result, raw, `${method} answer from the browser`);
+    if (!parsed.ok) throw parsed.error;
+    return parsed.value as RemoteResult<M>;
+  }
+
+  async #run(): Promise<void> {
+    let backoff = MIN_BACKOFF_MS;
+    while (!this.#stopped) {
+      let rpc: ProxyRpc | undefined;
+      try {
+        rpc = await ProxyRpc.open(`${this.#options.proxyUrl}/mcp`, this.#log);
+        this.#rpc = rpc;
+        const current = rpc;
+        rpc.onnotification = (method, params) => this.#onNotification(current, method, params);
+        const handshake = validate(
+          McpHandshakeResult,
+          await rpc.request('mcp_handshake', { accessToken: this.#token() }, this.#options.requestTimeoutMs),
+          'mcp_handshake answer',
+        );
+        if (!handshake.ok) throw handshake.error;
+        this.#log('proxy.authenticated', { user: handshake.value.user_id, client: handshake.value.mcp_client_id });
+        // On one socket: connect to a browser, serve until it leaves, and look for it again.
+        while (!this.#stopped && rpc.isOpen) {
+          if (await this.#attach(rpc)) {
+            backoff = MIN_BACKOFF_MS;
+            this.#down(await this.#untilLost(rpc));
+          } else {
+            await this.#sleep(backoff);
+            backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
+          }
+        }
+      } catch (error) {
+        this.#problem = errorMessage(error);
+        this.#log('proxy.failed', { problem: this.#problem });
+        // A refused token will not get better by asking quickly.
+        if (/Authentication failed/i.test(this.#problem)) backoff = this.#options.maxBackoffMs;
+      }
+      this.#down(this.#problem);
+      rpc?.close();
+      if (this.#stopped) return;
+      await this.#sleep(backoff);
+      backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
+    }
+  }
+
+  #token(): string {
+    const { token } = this.#options;
+    return typeof token === 'string' ? token : token();
+  }
+
+  /** list_extensions + connect; true once connected to a browser. */
+  async #attach(rpc: ProxyRpc): Promise<boolean> {
+    const timeout = this.#options.requestTimeoutMs;
+    const listed = validate(
+      ListExtensionsResult,
+      await rpc.request('list_extensions', {}, timeout),
+      'list_extensions answer',
+    );
+    if (!listed.ok) throw listed.error;
+    const choice = chooseExtension(listed.value.extensions, {
+      extensionId: this.#options.extensionId,
+      browserName: this.#options.browserName,
+    });
+    if ('problem' in choice) {
+      if (choice.problem !== this.#problem) this.#log('proxy.no-browser', { problem: choice.problem });
+      this.#problem = choice.problem;
+      return false;
+    }
+    let connected: unknown;
+    try {
+      connected = await rpc.request('connect', { extension_id: choice.extension.id }, timeout);
+    } catch (error) {
+      // The browser may have left between the list and the connect: look again.
+      this.#problem = `Could not connect to "${choice.extension.name}": ${errorMessage(error)}`;
+      this.#log('proxy.connect-failed', { problem: this.#problem });
+      if (error instanceof ProtocolError && error.code === -32001)
+        await rpc.request('disconnect', {}, timeout).catch(() => {});
+      return false;
+    }
+    const result = validate(ProxyConnectResult, connected, 'connect answer');
+    if (!result.ok) throw result.error;
+    this.#known = new Map();
+    this.#up = true;
+    this.#epoch += 1;
+    this.#problem = '';
+    this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
+    for (const waiter of [...this.#upWaiters]) waiter(true);
+    this.onup?.();
+    void this.#poll(rpc, this.#epoch);
+    return true;
+  }
+
+  /** Resolves with the reason once the connected browser is gone (disconnected) or the socket closed. */
+  #untilLost(rpc: ProxyRpc): Promise<string> {
+    return new Promise((resolve) => {
+      this.#lost = resolve;
+      rpc.closed.then((reason) => resolve(`the link to the proxy dropped: ${reason}`));
+    });
+  }
+
+  #onNotification(rpc: ProxyRpc, method: string, params: unknown): void {
+    if (rpc !== this.#rpc) return;
+    if (method === 'disconnected') {
+      const parsed = validate(ProxyDisconnectedParams, params ?? {}, 'disconnected');
+      const reason = parsed.ok ? (parsed.value.reason ?? 'no reason given') : 'no reason given';
+      this.#lost?.(`the browser left the proxy: ${reason}`);
+    }
+  }
+
+  #down(reason: string): void {
+    this.#lost = undefined;
+    if (!this.#up) return;
+    this.#up = false;
+    this.#epoch += 1;
+    this.#problem = reason;
+    this.#log('proxy.browser-lost', { reason });
+    this.#rpc?.failAll(
+      new ProtocolError(
+        ErrorCode.BrowserNotConnected,
+        `The remote browser is gone (${reason}); tabmcp reconnects by itself`,
+      ),
+    );
+    this.ondown?.(`The remote browser is gone: ${reason}`);
+  }
+
+  /** The getTabs long poll: each answer is turned into the link events the session knows. */
+  async #poll(rpc: ProxyRpc, epoch: number): Promise<void> {
+    const wait = this.#options.pollWaitMs;
+    let version: number | undefined;
+    while (this.#epoch === epoch && !this.#stopped) {
+      const started = Date.now();
+      try {
+        const params = version === undefined ? { waitMs: 0 } : { sinceVersion: version, waitMs: wait };
+        const answer = validate(
+          RemoteMethods.getTabs.result,
+          await rpc.request('getTabs', params, wait + 15_000),
+          'getTabs answer',
+        );
+        if (this.#epoch !== epoch) return;
+        if (!answer.ok) throw answer.error;
+        version = answer.value.version;
+        const events = diffTabs(this.#known, answer.value.tabs);
+        this.#known = new Map(answer.value.tabs.map((tab) => [tab.id, tab]));
+        for (const event of events) this.onevent?.(event);
+        const gap = started + MIN_POLL_GAP_MS - Date.now();
+        if (gap > 0) await this.#sleep(gap);
+      } catch (error) {
+        if (this.#epoch !== epoch) return;
+        this.#log('proxy.poll-failed', { error: errorMessage(error) });
+        await this.#sleep(POLL_RETRY_MS);
+      }
+    }
+  }
+
+  /** A pause that close() cuts short. */
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#sleepers.add(done);
+    });
+  }
+}
+
+/**
+ * A forwarded call that failed because the browser went away says so, with what to do; other
+ * failures of the proxy itself (-32000: rate limit, an unreachable instance) say where they come from.
+ */
+function explain(error: unknown, method: string, proxyUrl: string): Error {
+  if (!(error instanceof ProtocolError) || error.code !== ErrorCode.ServerError)
+    return error instanceof Error ? error : new Error(errorMessage(error));
+  if (DISCONNECT_MESSAGES.test(error.message))
+    return new ProtocolError(
+      ErrorCode.BrowserNotConnected,
+      `${method}: the remote browser disconnected from the proxy (${error.message}); tabmcp reconnects by itself`,
+    );
+  return new ProtocolError(error.code, `${method} through the proxy ${proxyUrl}: ${error.message}`);
+}

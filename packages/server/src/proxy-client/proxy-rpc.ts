@@ -1,0 +1,144 @@
+import {
+  ErrorCode,
+  JsonRpcMessage,
+  MAX_MESSAGE_BYTES,
+  PendingRequests,
+  ProtocolError,
+  parseMessage,
+} from '@tabmcp/protocol';
+import WebSocket, { type RawData } from 'ws';
+
+/** How long the proxy gets to accept the WebSocket. */
+const OPEN_TIMEOUT_MS = 10_000;
+/** A proxy that misses two pings in a row is considered gone (a half-open TCP connection). */
+const PING_EVERY_MS = 15_000;
+
+/**
+ * JSON-RPC 2.0 over one WebSocket to the proxy's /mcp endpoint: numbered requests, each answered
+ * once or rejected (its own timeout, the socket closing, or `failAll`), and notifications.
+ */
+export class ProxyRpc {
+  readonly #socket: WebSocket;
+  readonly #pending = new PendingRequests<unknown>();
+  readonly #closed: Promise<string>;
+  readonly #ping: ReturnType<typeof setInterval>;
+  #nextId = 0;
+  #alive = true;
+  #closeReason: string | undefined;
+  onnotification: ((method: string, params: unknown) => void) | undefined;
+
+  private constructor(socket: WebSocket, log: (event: string, details?: Record<string, unknown>) => void) {
+    this.#socket = socket;
+    this.#closed = new Promise((resolve) => {
+      socket.on('close', (code, reason) => {
+        clearInterval(this.#ping);
+        this.#closeReason = `the proxy closed the connection (code ${code}${reason.length ? `, ${reason}` : ''})`;
+        this.failAll(
+          new ProtocolError(ErrorCode.BrowserNotConnected, `The link to the proxy dropped: ${this.#closeReason}`),
+        );
+        resolve(this.#closeReason);
+      });
+    });
+    socket.on('error', (error) => log('proxy.socket-error', { error: error.message }));
+    socket.on('pong', () => {
+      this.#alive = true;
+    });
+    socket.on('message', (data, isBinary) => this.#onFrame(data, isBinary, log));
+    this.#ping = setInterval(() => {
+      if (!this.#alive) {
+        socket.terminate();
+        return;
+      }
+      this.#alive = false;
+      socket.ping();
+    }, PING_EVERY_MS);
+    this.#ping.unref();
+  }
+
+  static open(url: string, log: (event: string, details?: Record<string, unknown>) => void): Promise<ProxyRpc> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(url, { maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: OPEN_TIMEOUT_MS });
+      const fail = (error: Error) => {
+        socket.removeAllListeners();
+        socket.on('error', () => {});
+        socket.terminate();
+        reject(new ProtocolError(ErrorCode.BrowserNotConnected, `Cannot reach the proxy at ${url}: ${error.message}`));
+      };
+      socket.once('error', fail);
+      socket.once('unexpected-response', (_request, response) =>
+        fail(new Error(`HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim())),
+      );
+      socket.once('open', () => {
+        socket.off('error', fail);
+        resolve(new ProxyRpc(socket, log));
+      });
+    });
+  }
+
+  get isOpen(): boolean {
+    return this.#socket.readyState === WebSocket.OPEN;
+  }
+
+  /** Resolves with the reason once the socket closed. */
+  get closed(): Promise<string> {
+    return this.#closed;
+  }
+
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    if (!this.isOpen) {
+      return Promise.reject(
+        new ProtocolError(
+          ErrorCode.BrowserNotConnected,
+          `The link to the proxy is down: ${this.#closeReason ?? 'closed'}`,
+        ),
+      );
+    }
+    this.#nextId += 1;
+    const id = this.#nextId;
+    const answer = this.#pending.wait(String(id), 'rpc', timeoutMs, () => `The proxy (${method})`);
+    this.#socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return answer;
+  }
+
+  /** Answers every waiting request with this error (the browser behind the proxy went away). */
+  failAll(error: Error): void {
+    this.#pending.rejectAll(() => error);
+  }
+
+  close(): void {
+    clearInterval(this.#ping);
+    if (this.#socket.readyState === WebSocket.OPEN || this.#socket.readyState === WebSocket.CONNECTING)
+      this.#socket.close(1000, 'tabmcp is done');
+  }
+
+  #onFrame(data: RawData, isBinary: boolean, log: (event: string, details?: Record<string, unknown>) => void): void {
+    this.#alive = true;
+    const raw = isBinary ? undefined : Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
+    const parsed = raw === undefined ? undefined : parseMessage(JsonRpcMessage, raw, 'proxy message');
+    if (!parsed?.ok) {
+      log('proxy.rejected', { reason: parsed ? parsed.error.message : 'binary frame' });
+      return;
+    }
+    const message = parsed.value;
+    if ('method' in message) {
+      if ('id' in message) {
+        // The proxy never asks the MCP side anything (proxy-protocol.md); answer so it is not left waiting.
+        const error = { code: ErrorCode.MethodNotFound, message: `tabmcp does not serve ${message.method}` };
+        this.#socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
+      } else {
+        this.onnotification?.(message.method, message.params);
+      }
+      return;
+    }
+    const id = message.id === null ? undefined : String(message.id);
+    if (id === undefined) {
+      log('proxy.error', { error: 'error' in message ? message.error.message : 'reply without id' });
+      return;
+    }
+    const settled =
+      'error' in message
+        ? this.#pending.reject(id, new ProtocolError(message.error.code, message.error.message))
+        : this.#pending.resolve(id, message.result);
+    if (!settled) log('proxy.late-reply', { id });
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  CallToolResult,
+  errorMessage,
+  HubToolsResult,
+  type ServerRequest,
+  type Tool,
+  validate,
+  validateJsonSchema,
+} from '@tabmcp/protocol';
+import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
+import type { ListedTool } from '../core/session';
+import { errorResult, type Progress } from '../core/tool-definition';
+import type { McpView } from './mcp-view';
+
+/** The session's face that the `all` view builds on. */
+export interface SessionView extends McpView {
+  readonly state: string;
+}
+
+/** The link as the `all` view uses it: the session's connection plus requests of its own. */
+export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'onevent' | 'onup' | 'ondown'> {
+  requestValue(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown>;
+}
+
+export interface AllViewOptions {
+  /** The hub's wait for a page's answer; unset, the hub's own (10 s, mcp-b.md). */
+  callTimeoutMs?: number;
+  log?: (event: string, details?: Record<string, unknown>) => void;
+}
+
+const HUB_CAPABILITIES = {
+  experimental: { browser: { multiTabSupport: true, cacheSupported: true, elicitation: false } },
+};
+
+/**
+ * The `all` view (DESIGN.md decision 3): the session's tools, plus, once the agent connected,
+ * every allowed tab's tools under mcp-b.md's hub names (website_tool_<domain>_tab<N>_<name>).
+ * Calls to those go to the extension's hub, which picks the tab. Schemas pass through whole.
+ */
+export class AllView implements McpView {
+  readonly capabilities = HUB_CAPABILITIES;
+  readonly #session: SessionView;
+  readonly #link: HubLink;
+  readonly #timeoutMs: number | undefined;
+  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  #hubTools = new Map<string, Tool>();
+  #announced = '';
+  #scheduled = false;
+  ontoolschanged: (() => void) | undefined;
+
+  constructor(session: SessionView, link: HubLink, options: AllViewOptions = {}) {
+    this.#session = session;
+    this.#link = link;
+    this.#timeoutMs = options.callTimeoutMs;
+    this.#log = options.log ?? (() => {});
+    // The session already listens on the link; the view listens too, after it.
+    const onevent = link.onevent;
+    link.onevent = (event: BrowserEvent) => {
+      onevent?.(event);
+      if (event.type === 'hubToolsChanged') this.#setHubTools(event.tools);
+    };
+    const onup = link.onup;
+    link.onup = () => {
+      onup?.();
+      this.#refresh();
+    };
+    // While the link is down the session is DISCONNECTED, which hides the hub tools; the list is
+    // kept so a call right after the extension dials in again (worker restart) still finds its tool.
+    session.ontoolschanged = () => this.#schedule();
+    this.#announced = this.#signature();
+    if (link.isUp) this.#refresh();
+  }
+
+  listTools(): ListedTool[] {
+    const own = this.#session.listTools();
+    if (this.#session.state === 'DISCONNECTED') return own;
+    const taken = new Set(own.map((tool) => tool.name));
+    const hub = [...this.#hubTools.values()].filter((tool) => !taken.has(tool.name)) as ListedTool[];
+    return [...own, ...hub];
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult> {
+    const tool = this.#link.isUp ? this.#hubTools.get(name) : undefined;
+    if (!tool || this.#session.listTools().some((own) => own.name === name)) {
+      return this.#session.callTool(name, args, progress);
+    }
+    const problems = validateJsonSchema(tool.inputSchema, args);
+    if (problems.length > 0) {
+      return errorResult(
+        `Invalid arguments for ${name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,
+      );
+    }
+    try {
+      const raw = await this.#link.requestValue(
+        { type: 'callHubTool', requestId: '', name, args, ...(this.#timeoutMs ? { timeoutMs: this.#timeoutMs } : {}) },
+        name,
+        linkWaitMs(this.#timeoutMs),
+      );
+      const checked = validate(CallToolResult, raw, `result of ${name}`);
+      if (!checked.ok) throw checked.error;
+      return checked.value;
+    } catch (error) {
+      return errorResult(
+        `The page tool "${name}" failed: ${errorMessage(error)}. List the tools again if its tab closed; list_tabs shows the open tabs.`,
+      );
+    }
+  }
+
+  #refresh(): void {
+    this.#link.requestValue({ type: 'listHubTools', requestId: '' }, 'listHubTools').then(
+      (raw) => {
+        const checked = validate(HubToolsResult, raw, 'hub tool list');
+        if (checked.ok) this.#setHubTools(checked.value.tools);
+        else this.#log('all-view.rejected', { reason: checked.error.message });
+      },
+      (error: unknown) => this.#log('all-view.list-failed', { error: errorMessage(error) }),
+    );
+  }
+
+  #setHubTools(tools: Tool[]): void {
+    this.#hubTools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.#schedule();
+  }
+
+  /** One list_changed per tick, and only when the list an agent would get differs. */
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    queueMicrotask(() => {
+      this.#scheduled = false;
+      const signature = this.#signature();
+      if (signature === this.#announced) return;
+      this.#announced = signature;
+      this.ontoolschanged?.();
+    });
+  }
+
+  #signature(): string {
+    return JSON.stringify(this.listTools());
+  }
+}
+
+/**
+ * The hub may retry a loading tab (3 × 1 s), reopen a cached tool's page (up to 10 s) and re-route
+ * once; the link waits for all of that, so only a silent extension trips this timer.
+ */
+function linkWaitMs(callTimeoutMs: number | undefined): number {
+  return 2 * (callTimeoutMs ?? 10_000) + 15_000;
+}

@@ -1,0 +1,18 @@
+import type { CallToolResult } from '@tabmcp/protocol';
+import type { ListedTool } from '../core/session';
+import type { Progress } from '../core/tool-definition';
+
+/**
+ * What the MCP server shows an agent: a tool list, a way to call a tool, and a signal when the
+ * list changed. The focused view is the session itself; the `all` view (DESIGN.md decision 3)
+ * adds every tab's tools under hub names.
+ */
+export interface McpView {
+  listTools(): ListedTool[];
+  callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult>;
+  ontoolschanged: (() => void) | undefined;
+  /** Extra server capabilities to declare at initialize (e.g. mcp-b.md's `browser` set). */
+  readonly capabilities?: Record<string, unknown>;
+}
+
+export type ViewName = 'focused' | 'all';

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ServerRequest, Tool } from '@tabmcp/protocol';
+import { BrowserSession } from '../src/core/session';
+import { AllView } from '../src/views/all-view';
+import { FakeBrowser } from './fake-connection';
+
+/** The fake browser, plus the extension hub's answers to the `all` view's requests. */
+class FakeHubBrowser extends FakeBrowser {
+  hubTools: Tool[] = [];
+  requests: ServerRequest[] = [];
+  async requestValue(message: ServerRequest): Promise<unknown> {
+    this.requests.push(message);
+    if (message.type === 'listHubTools') {
+      return {
+        tools: this.hubTools,
+        capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
+      };
+    }
+    if (message.type === 'callHubTool') {
+      if (message.name.endsWith('_gone')) throw new Error('Tab 3 closed before Tool "gone" could run');
+      return { content: [{ type: 'text', text: `ran ${message.name}` }] };
+    }
+    throw new Error(`unexpected ${message.type}`);
+  }
+}
+
+const searchTool: Tool = {
+  name: 'website_tool_shop_test_tab1_search',
+  description: '[page tool from http://shop.test, tab 1] Search',
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
+  outputSchema: { type: 'object', properties: { hits: { type: 'number' } } },
+};
+const goneTool: Tool = { name: 'website_tool_shop_test_tab2_gone', inputSchema: { type: 'object' } };
+
+function setup() {
+  const browser = new FakeHubBrowser();
+  browser.hubTools = [searchTool];
+  const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+  const view = new AllView(session, browser);
+  let changes = 0;
+  view.ontoolschanged = () => {
+    changes += 1;
+  };
+  const settle = () => new Promise((done) => setImmediate(done));
+  const names = () => view.listTools().map((tool) => tool.name);
+  return { browser, session, view, settle, names, changes: () => changes };
+}
+
+describe('the all view', () => {
+  it('shows hub tools (schemas whole) once the agent connected, with one list_changed per change', async () => {
+    const { view, settle, names, changes, browser } = setup();
+    await settle();
+    assert.deepEqual(names(), ['connect_browser'], 'hidden while DISCONNECTED');
+    await view.callTool('connect_browser', {});
+    await settle();
+    assert.deepEqual(names(), ['list_tabs', 'open_tab', searchTool.name]);
+    assert.deepEqual(
+      view.listTools().find((tool) => tool.name === searchTool.name),
+      searchTool,
+    );
+    assert.equal(changes(), 1);
+    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
+    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
+    await settle();
+    assert.equal(changes(), 2);
+    assert.deepEqual(view.capabilities.experimental.browser, {
+      multiTabSupport: true,
+      cacheSupported: true,
+      elicitation: false,
+    });
+  });
+
+  it('routes hub tools to the hub, checks arguments first, and turns failures into recoverable errors', async () => {
+    const { view, settle, browser } = setup();
+    await view.callTool('connect_browser', {});
+    await settle();
+    const ran = await view.callTool(searchTool.name, { q: 'tea' });
+    assert.deepEqual(ran.content, [{ type: 'text', text: `ran ${searchTool.name}` }]);
+    const call = browser.requests.find((request) => request.type === 'callHubTool');
+    assert.deepEqual(call && 'args' in call ? call.args : undefined, { q: 'tea' });
+    const invalid = await view.callTool(searchTool.name, {});
+    assert.equal(invalid.isError, true);
+    assert.match(JSON.stringify(invalid.content), /q/);
+    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
+    const failed = await view.callTool(goneTool.name, {});
+    assert.equal(failed.isError, true);
+    assert.match(JSON.stringify(failed.content), /closed.*List the tools again/);
+    const unknown = await view.callTool('website_tool_nowhere_tab1_x', {});
+    assert.equal(unknown.isError, true);
+  });
+});

@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { EXTENSION_ORIGIN, ExtensionToServer, parseMessage, ServerToExtension } from '@tabmcp/protocol';
+import fc from 'fast-check';
+import WebSocket from 'ws';
+
+// TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
+const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+const FRAMES_PER_RUN = 10;
+const serverBin = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'tabmcp.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+function opened(url: string, options: WebSocket.ClientOptions): Promise<WebSocket> {
+  return new Promise((done, fail) => {
+    const socket = new WebSocket(url, options);
+    socket.once('open', () => done(socket));
+    socket.once('error', fail);
+  });
+}
+
+const TAB = {
+  id: 7,
+  title: 'Fuzz page',
+  url: 'http://127.0.0.1:9/',
+  active: true,
+  tools: [{ name: 'page_echo', description: 'echo', inputSchema: { type: 'object' } }],
+};
+
+/** Plays the browser extension: answers the server's requests the way the real one does. */
+function playExtension(socket: WebSocket, pongs: Array<() => void>): void {
+  const send = (message: unknown) => socket.send(JSON.stringify(message));
+  socket.on('message', (data) => {
+    const message = JSON.parse(data.toString()) as Record<string, unknown> & { type: string };
+    switch (message.type) {
+      case 'pong':
+        pongs.shift()?.();
+        return;
+      case 'connect':
+        send({
+          type: 'connected',
+          requestId: message.requestId,
+          browser: { name: 'Chromium', version: '156' },
+          tabs: [TAB],
+        });
+        return;
+      case 'focusTab':
+        send({ type: 'response', requestId: message.requestId, result: { tab: TAB } });
+        return;
+      case 'callTool':
+        send({ type: 'toolResult', callId: message.callId, result: { content: [{ type: 'text', text: 'echoed' }] } });
+        return;
+      case 'pageRequest': {
+        const empty: Record<string, unknown> = {
+          'resources/list': { resources: [] },
+          'resources/templates/list': { resourceTemplates: [] },
+          'prompts/list': { prompts: [] },
+        };
+        send({ type: 'response', requestId: message.requestId, result: empty[String(message.method)] ?? {} });
+        return;
+      }
+      default:
+        if (typeof message.requestId === 'string') send({ type: 'response', requestId: message.requestId, result: {} });
+    }
+  });
+}
+
+/** Events that legitimately change the browser state; the fuzz must not send them valid. */
+const STATEFUL = new Set([
+  'tabCreated',
+  'tabUpdated',
+  'tabClosed',
+  'tabFocused',
+  'toolsChanged',
+  'disconnected',
+  'pageNotification',
+]);
+const EVENT_TYPES = ['ping', 'hello', 'connected', 'response', 'toolResult', ...STATEFUL];
+
+const anyJson = fc.jsonValue({ maxDepth: 3 });
+const textFrame = fc.oneof(
+  fc.string({ maxLength: 300 }),
+  fc.string({ unit: 'binary', maxLength: 300 }),
+  fc.json({ maxDepth: 4 }),
+  fc
+    .record(
+      {
+        type: fc.oneof(fc.constantFrom(...EVENT_TYPES, 'connect', 'callTool', 'pong'), fc.string({ maxLength: 12 })),
+        requestId: fc.oneof(fc.string({ maxLength: 20 }), anyJson),
+        callId: fc.oneof(fc.string({ maxLength: 20 }), anyJson),
+        tabId: fc.oneof(fc.integer(), anyJson),
+        tab: anyJson,
+        tools: fc.oneof(fc.array(anyJson, { maxLength: 3 }), anyJson),
+        result: anyJson,
+        error: anyJson,
+        browser: anyJson,
+      },
+      { requiredKeys: ['type'] },
+    )
+    .map((message) => JSON.stringify(message)),
+);
+const frame = fc.oneof(
+  { weight: 9, arbitrary: textFrame.map((text) => ({ text })) },
+  { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ bytes })) },
+);
+
+describe('fuzz: the browser link of the built tabmcp, fed random frames over a real socket', () => {
+  let client: Client;
+  let extension: WebSocket;
+  let port = 0;
+  let token = '';
+  let home = '';
+  const pongs: Array<() => void> = [];
+  let baseline: string[] = [];
+
+  const toolNames = async () => (await client.listTools()).tools.map((tool) => tool.name).sort();
+  const roundTrip = () =>
+    new Promise<void>((done, fail) => {
+      const timer = setTimeout(() => fail(new Error('the link stopped answering ping')), 5_000);
+      pongs.push(() => {
+        clearTimeout(timer);
+        done();
+      });
+      extension.send(JSON.stringify({ type: 'ping' }));
+    });
+
+  before(async () => {
+    assert.ok(existsSync(serverBin), `${serverBin} is missing: run npm run build first`);
+    home = mkdtempSync(join(tmpdir(), 'tabmcp-fuzz-home-'));
+    port = await freePort();
+    token = randomBytes(24).toString('base64url');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [serverBin, '--port', String(port), '--token', token, '--browser', '/nonexistent/chromium'],
+      env: { ...process.env, TABMCP_HOME: home } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', () => {});
+    client = new Client({ name: 'tabmcp-fuzz', version: '1.0.0' });
+    await client.connect(transport);
+    extension = await opened(`ws://127.0.0.1:${port}/?token=${token}`, { origin: EXTENSION_ORIGIN });
+    playExtension(extension, pongs);
+    extension.send(
+      JSON.stringify({
+        type: 'hello',
+        protocolVersion: 1,
+        extensionVersion: '0.1.0',
+        browser: { name: 'Chromium', version: '156' },
+      }),
+    );
+    const connected = await client.callTool({ name: 'connect_browser', arguments: {} });
+    assert.notEqual(connected.isError, true, JSON.stringify(connected));
+    const focused = await client.callTool({ name: 'focus_tab', arguments: { tabId: TAB.id } });
+    assert.notEqual(focused.isError, true, JSON.stringify(focused));
+    baseline = await toolNames();
+    assert.ok(baseline.includes('page_echo'), `the fake tab's tool is listed: ${baseline.join(', ')}`);
+  });
+
+  after(async () => {
+    extension?.terminate();
+    await client?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('random extension frames never drop the link, change the tools or stop page tool calls', async () => {
+    let closed = false;
+    extension.once('close', () => {
+      closed = true;
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(frame, { minLength: FRAMES_PER_RUN, maxLength: FRAMES_PER_RUN }), async (frames) => {
+        for (const next of frames) {
+          if ('bytes' in next) {
+            extension.send(next.bytes, { binary: true });
+            continue;
+          }
+          const parsed = parseMessage(ExtensionToServer, next.text, 'frame');
+          if (parsed.ok && STATEFUL.has(parsed.value.type)) continue;
+          extension.send(next.text);
+        }
+        await roundTrip();
+        assert.equal(closed, false, 'the server closed the extension socket');
+        assert.deepEqual(await toolNames(), baseline);
+      }),
+      { numRuns: Math.max(1, Math.ceil(runs / FRAMES_PER_RUN)) },
+    );
+    const call = await client.callTool({ name: 'page_echo', arguments: {} });
+    assert.deepEqual(call.content, [{ type: 'text', text: 'echoed' }]);
+  });
+
+  it('random frames from a peer tabmcp leave the owner serving', async () => {
+    const peer = await opened(`ws://127.0.0.1:${port}/peer?token=${token}`, {});
+    peer.on('error', () => {});
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(frame, { minLength: FRAMES_PER_RUN, maxLength: FRAMES_PER_RUN }), async (frames) => {
+          for (const next of frames) {
+            if (peer.readyState !== WebSocket.OPEN) break;
+            if ('bytes' in next) peer.send(next.bytes, { binary: true });
+            // A valid request from a peer is legitimate work, not fuzz.
+            else if (!parseMessage(ServerToExtension, next.text, 'frame').ok) peer.send(next.text);
+          }
+          await roundTrip();
+          assert.deepEqual(await toolNames(), baseline);
+        }),
+        { numRuns: Math.max(1, Math.ceil(runs / FRAMES_PER_RUN)) },
+      );
+    } finally {
+      peer.terminate();
+    }
+    const call = await client.callTool({ name: 'page_echo', arguments: {} });
+    assert.deepEqual(call.content, [{ type: 'text', text: 'echoed' }]);
+  });
+
+  it('refuses a socket without the extension Origin or the token, and keeps the extension', async () => {
+    for (const [url, origin] of [
+      [`ws://127.0.0.1:${port}/?token=${token}`, 'http://evil.example'],
+      [`ws://127.0.0.1:${port}/?token=wrong`, EXTENSION_ORIGIN],
+      [`ws://127.0.0.1:${port}/`, EXTENSION_ORIGIN],
+    ] as const) {
+      await assert.rejects(opened(url, { origin }), /403/);
+    }
+    await roundTrip();
+    assert.deepEqual(await toolNames(), baseline);
+  });
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ErrorCode, ProtocolError, type ServerToExtension } from '@tabmcp/protocol';
+import { LinkEndpoint } from '../src/link/link-endpoint';
+
+describe('LinkEndpoint: one agent end of the browser link', () => {
+  it('a timeout names what timed out', async () => {
+    const endpoint = new LinkEndpoint(undefined, 20);
+    endpoint.attach(() => {});
+    await assert.rejects(endpoint.focusTab(42), /The browser extension \(focusTab 42\) did not answer within 20 ms/);
+    await assert.rejects(
+      endpoint.openTab('https://slow.example/', true, 0),
+      (error: Error) => error instanceof ProtocolError && /openTab https:\/\/slow\.example\//.test(error.message),
+    );
+  });
+
+  it('detaching answers every call in flight at once, with the reason', async () => {
+    const endpoint = new LinkEndpoint();
+    const sent: ServerToExtension[] = [];
+    endpoint.attach((message) => sent.push(message));
+    const calls = [endpoint.callTool(1, 'slow', {}, 60_000), endpoint.connect(), endpoint.closeTab(3)];
+    assert.equal(endpoint.inFlight, 3);
+    endpoint.detach('The browser extension disconnected (code 1001)');
+    for (const call of calls) {
+      await assert.rejects(
+        call,
+        (error: Error) => error instanceof ProtocolError && error.code === ErrorCode.BrowserNotConnected,
+      );
+    }
+    assert.equal(endpoint.inFlight, 0);
+    await assert.rejects(endpoint.focusTab(1), /not connected; call connect_browser/);
+  });
+
+  it('matches replies by id, logs replies nobody waits for, and passes events on', async () => {
+    const logged: string[] = [];
+    const endpoint = new LinkEndpoint((event) => logged.push(event));
+    const sent: ServerToExtension[] = [];
+    endpoint.attach((message) => sent.push(message));
+    const events: string[] = [];
+    endpoint.onevent = (event) => events.push(event.type);
+    const closing = endpoint.closeTab(5);
+    const request = sent[0];
+    assert.ok(request && request.type === 'closeTab');
+    endpoint.receive({ type: 'response', requestId: 'not-mine', result: {} });
+    endpoint.receive({ type: 'response', requestId: request.requestId, result: { closed: true, tabId: 5 } });
+    assert.deepEqual(await closing, { closed: true, tabId: 5 });
+    endpoint.receive({ type: 'tabClosed', tabId: 5 });
+    assert.deepEqual(logged, ['link.unknown-reply']);
+    assert.deepEqual(events, ['tabClosed']);
+  });
+});

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
+import type { ProxyServer } from '@tabmcp/proxy';
+import { connectExtension, startTestProxy, tokenFor } from '../../proxy/test/helpers/fixtures';
+import type { Json, TestSocket } from '../../proxy/test/helpers/test-socket';
+import type { BrowserEvent } from '../src/core/browser-connection';
+import { chooseExtension } from '../src/proxy-client/choose-extension';
+import { ProxyBrowserConnection } from '../src/proxy-client/proxy-browser-connection';
+import { diffTabs } from '../src/proxy-client/tab-diff';
+
+const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
+const tab = (id: number, extra: Partial<TabInfo> = {}): TabInfo => ({
+  id,
+  title: `t${id}`,
+  url: `https://a/${id}`,
+  ...extra,
+});
+
+describe('diffTabs', () => {
+  it('turns two getTabs answers into the link events', () => {
+    const before = new Map([
+      [1, tab(1, { tools: [tool('a')] })],
+      [2, tab(2)],
+    ]);
+    const events = diffTabs(before, [tab(1, { tools: [tool('b')], title: 'new' }), tab(3, { tools: [tool('c')] })]);
+    assert.deepEqual(
+      events.map((event) => event.type),
+      ['tabUpdated', 'toolsChanged', 'tabCreated', 'toolsChanged', 'tabClosed'],
+    );
+    assert.deepEqual(diffTabs(before, [...before.values()]), []);
+  });
+});
+
+describe('chooseExtension', () => {
+  const list = [
+    { id: 'ext-1', name: 'Work', connected: true },
+    { id: 'ext-2', name: 'Home', connected: true },
+    { id: 'ext-3', name: 'Work', connected: true },
+  ];
+  it('picks by id, by name (newest), or the first', () => {
+    assert.deepEqual(chooseExtension(list, { extensionId: 'ext-2' }), { extension: list[1] });
+    assert.deepEqual(chooseExtension(list, { browserName: 'Work' }), { extension: list[2] });
+    assert.deepEqual(chooseExtension(list, {}), { extension: list[0] });
+  });
+  it('says why when none fits', () => {
+    const missing = chooseExtension(list, { browserName: 'Laptop' });
+    assert.ok('problem' in missing && /"Laptop".*"Work", "Home"/.test(missing.problem));
+    const none = chooseExtension([], {});
+    assert.ok('problem' in none && /options/.test(none.problem));
+  });
+});
+
+/** A scripted extension on a real proxy: answers getTabs and callPageTool; `hold` keeps calls unanswered. */
+function serveFakeExtension(socket: TestSocket, state: { tabs: TabInfo[]; version: number; hold: boolean }) {
+  const waiting: Json[] = [];
+  void (async () => {
+    for (;;) {
+      let frame: Json;
+      try {
+        frame = await socket.next(60_000);
+      } catch {
+        return;
+      }
+      if (typeof frame.method !== 'string' || frame.id === undefined) continue;
+      const params = (frame.params ?? {}) as Json;
+      const id = frame.id;
+      if (frame.method === 'getTabs') {
+        const answer = () =>
+          socket.send({
+            jsonrpc: '2.0',
+            id,
+            result: { version: state.version, browser: { name: 'Fake', version: '1.0' }, tabs: state.tabs },
+          });
+        if (params.sinceVersion === state.version) waiting.push({ answer } as unknown as Json);
+        else answer();
+      } else if (frame.method === 'callPageTool' && !state.hold) {
+        socket.send({
+          jsonrpc: '2.0',
+          id: frame.id,
+          result: { content: [{ type: 'text', text: `ran ${params.name}` }] },
+        });
+      }
+    }
+  })();
+  return {
+    change(tabs: TabInfo[]) {
+      state.tabs = tabs;
+      state.version += 1;
+      for (const entry of waiting.splice(0)) (entry as unknown as { answer: () => void }).answer();
+    },
+  };
+}
+
+describe('ProxyBrowserConnection against a real proxy', () => {
+  let proxy: ProxyServer;
+  let connection: ProxyBrowserConnection | undefined;
+
+  before(async () => {
+    proxy = await startTestProxy();
+  });
+  after(async () => {
+    connection?.close();
+    await proxy.close();
+  });
+
+  it('connects by name, relays calls and tab changes, fails calls in flight when the browser drops, and reconnects', async () => {
+    const token = await tokenFor('user-conn');
+    const first = await connectExtension(proxy, token, 'Fake');
+    const state = { tabs: [tab(7, { tools: [tool('go')] })], version: 1, hold: false };
+    const fake = serveFakeExtension(first.socket, state);
+    connection = new ProxyBrowserConnection({ proxyUrl: proxy.url, token, browserName: 'Fake', maxBackoffMs: 200 });
+    const events: BrowserEvent[] = [];
+    const downs: string[] = [];
+    let ups = 0;
+    connection.onevent = (event) => events.push(event);
+    connection.ondown = (reason) => downs.push(reason);
+    connection.onup = () => {
+      ups += 1;
+    };
+    connection.start();
+    assert.equal(await connection.waitUntilUp(5_000), true);
+    const { tabs } = await connection.connect();
+    assert.deepEqual(
+      tabs.map((entry) => entry.id),
+      [7],
+    );
+    const result = await connection.callTool(7, 'go', {}, 5_000);
+    assert.deepEqual(result.content, [{ type: 'text', text: 'ran go' }]);
+
+    fake.change([tab(7, { tools: [tool('go'), tool('stop')] })]);
+    const grew = () => events.some((event) => event.type === 'toolsChanged' && event.tools.length === 2);
+    const deadline = Date.now() + 5_000;
+    while (!grew() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
+    assert.ok(grew(), JSON.stringify(events));
+
+    state.hold = true;
+    const pending = connection.callTool(7, 'go', {}, 30_000);
+    await new Promise((done) => setTimeout(done, 50));
+    first.socket.terminate();
+    await assert.rejects(pending, (error: unknown) => {
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, ErrorCode.BrowserNotConnected);
+      assert.match(error.message, /disconnected|gone/);
+      return true;
+    });
+    assert.equal(downs.length, 1);
+    await assert.rejects(connection.callTool(7, 'go', {}, 1_000), /not connected through the proxy/);
+
+    const second = await connectExtension(proxy, token, 'Fake');
+    serveFakeExtension(second.socket, { tabs: [tab(8)], version: 1, hold: false });
+    assert.equal(await connection.waitUntilUp(5_000), true);
+    assert.equal(ups, 2);
+    assert.deepEqual(
+      (await connection.connect()).tabs.map((entry) => entry.id),
+      [8],
+    );
+    second.socket.close();
+    connection.close();
+  });
+
+  it('reports a refused token as the problem, without hanging', async () => {
+    const refused = new ProxyBrowserConnection({ proxyUrl: proxy.url, token: 'not-a-jwt', maxBackoffMs: 200 });
+    refused.start();
+    try {
+      assert.equal(await refused.waitUntilUp(1_000), false);
+      assert.match(refused.problem, /Authentication failed/);
+    } finally {
+      refused.close();
+    }
+  });
+});
