@@ -3,10 +3,12 @@
 // browser_snapshot of the same page. The floor, measured in the same run, is the page's visible
 // text (document.body.innerText). Sizes are UTF-8 bytes of the text the client receives; they do
 // not vary from run to run. Run: npx tsx bench/dom-snapshot-size.ts
+
+import { textOf } from '../e2e/support/results';
 import { startExampleServer } from '../examples/serve';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRival } from './lib/rival-client';
-import { startBenchTabmcp, textOf } from './lib/tabmcp-client';
+import { startBenchTabmcp } from './lib/tabmcp-client';
 
 const PAGES = [
   { path: '/farefinder/', label: 'FareFinder demo (form, no SDK)' },

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { repoRoot } from '../e2e/support/paths';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
-import { repoRoot } from './lib/tabmcp-client';
 
 /**
  * Size of the page SDK's one-file <script> build beside @mcp-b/global's IIFE (the script MCP-B

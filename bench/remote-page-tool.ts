@@ -4,8 +4,7 @@
 // (callPageTool straight to the proxy, no MCP server in front). Loopback, one browser, one proxy.
 // Run: node scripts/build.mjs && npx tsx bench/remote-page-tool.ts
 import { silentLogger, startProxy } from '@tabmcp/proxy';
-import { launchProxyBrowser, RawProxyClient, startProxyTabmcp } from '../e2e/proxy-harness';
-import { startExampleServer } from '../examples/serve';
+import { launchProxyBrowser, RawProxyClient, startProxyTabmcp, startTestSite } from '../e2e/proxy-harness';
 import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { machine, ratio, writeResult } from './lib/results';
 import { formatRow, summarize, timeEach } from './lib/stats';
@@ -15,7 +14,7 @@ const WARMUP = 100;
 const BLOCK = 50;
 const NAME = 'Bench Chromium';
 
-const site = await startExampleServer();
+const site = await startTestSite();
 const proxy = await startProxy({ port: 0, auth: { secret: SECRET }, logger: silentLogger });
 const token = await tokenFor('bench');
 const browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: NAME });

@@ -1,33 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
+import type { ExampleServer } from '../examples/serve';
 import { textOf, waitFor } from './harness';
-import { type Agent, browserOf, type Machine, newMachine, pageWithUrl, startAgent } from './server-harness';
+import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
 
 type ListedTool = { name: string; description?: string; inputSchema: Record<string, unknown> };
 
 /** DOM-derived tools (browser-mcp-server.md, "Dynamic Page Tools") on pages that publish none. */
 describe('DOM-derived tools in real Chromium', () => {
+  let scene: LaunchedScene;
   let site: ExampleServer;
-  let machine: Machine;
   let agent: Agent;
   let browser: Browser;
 
   before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    agent = await startAgent(machine, ['--launch']);
-    await waitFor(async () => (await agent.call('connect_browser')).isError !== true, 20_000, 'the launched browser');
-    browser = await browserOf(agent);
+    scene = await startLaunchedScene();
+    ({ site, agent, browser } = scene);
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await agent?.close();
-    await site?.close();
-    machine?.close();
-  });
+  after(() => scene?.close());
 
   const tools = async () => (await agent.client.listTools()).tools as ListedTool[];
 

@@ -1,28 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
-import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
 
 describe('fault: the browser dies with a page tool call in flight', () => {
-  let site: BenchSite;
+  let launched: LaunchedTabmcp;
   let tabmcp: TabmcpUnderTest;
 
   const launchedPids = () =>
     [...tabmcp.stderr().matchAll(/"event":"browser\.launched"[^\n]*"pid":(\d+)/g)].map((m) => Number(m[1]));
 
   before(async () => {
-    site = await startBenchSite();
-    tabmcp = await startTabmcp();
-    const connected = await tabmcp.call('connect_browser', { launch: true });
-    assert.notEqual(connected.isError, true, textOf(connected));
-    const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html` });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    launched = await startLaunchedTabmcp();
+    tabmcp = launched.tabmcp;
+    await launched.openEchoTab();
   });
 
-  after(async () => {
-    await tabmcp?.close();
-    await site?.close();
-  });
+  after(() => launched?.close());
 
   it('answers the call at once, falls back to connect_browser, and launches again on request', async () => {
     const [pid] = launchedPids();
@@ -38,6 +32,10 @@ describe('fault: the browser dies with a page tool call in flight', () => {
     assert.match(textOf(result), /disconnected|closing|went away/i);
     assert.doesNotMatch(textOf(result), /timed out|timeout/i);
     await changed;
+    // At once, while Node has likely not reaped the killed browser yet (the link drops about 20 ms
+    // earlier): the launcher must not take the dying browser for a live one.
+    const relaunch = tabmcp.call('connect_browser', { launch: true });
+    // Chromium takes far longer to start than these checks: the session is still DISCONNECTED.
     await waitFor(
       async () => JSON.stringify(await tabmcp.toolNames()) === JSON.stringify(['connect_browser']),
       5_000,
@@ -46,15 +44,10 @@ describe('fault: the browser dies with a page tool call in flight', () => {
     const premature = await tabmcp.call('echo', { text: 'x' });
     assert.equal(premature.isError, true);
 
-    // The link drops about 20 ms before Node reaps the killed browser; until then the launcher still
-    // counts it as running and connect_browser would wait 20 s for it instead of launching (reported).
-    await waitFor(() => tabmcp.stderr().includes('"event":"browser.exited"'), 5_000, 'the launcher to see the exit');
-
-    const again = await tabmcp.call('connect_browser', { launch: true });
+    const again = await relaunch;
     assert.notEqual(again.isError, true, textOf(again));
     assert.equal(launchedPids().length, 2, 'a second browser was launched');
-    const reopened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html?again` });
-    assert.notEqual(reopened.isError, true, textOf(reopened));
+    await launched.openEchoTab('again');
     const echoed = await tabmcp.call('echo', { text: 'after the crash' });
     assert.match(textOf(echoed), /after the crash/);
   });

@@ -1,27 +1,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
-import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
-import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
 
 describe('fault: the extension worker dies while a page tool call is in flight', () => {
-  let site: BenchSite;
+  let launched: LaunchedTabmcp;
   let tabmcp: TabmcpUnderTest;
 
   before(async () => {
-    site = await startBenchSite();
-    tabmcp = await startTabmcp();
-    const connected = await tabmcp.call('connect_browser', { launch: true });
-    assert.notEqual(connected.isError, true, textOf(connected));
-    const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html` });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    launched = await startLaunchedTabmcp();
+    tabmcp = launched.tabmcp;
+    await launched.openEchoTab();
     assert.ok((await tabmcp.toolNames()).includes('wait'));
   });
 
-  after(async () => {
-    await tabmcp?.close();
-    await site?.close();
-  });
+  after(() => launched?.close());
 
   it('answers the call with a clear error, announces the change and recovers by itself', async () => {
     const inFlight = tabmcp.call('wait', { ms: 2_000 });

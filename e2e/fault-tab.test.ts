@@ -1,28 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
-import { jsonOf, startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { jsonOf, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { pageWithUrl } from './support/cdp';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
 
 describe('fault: the tab goes away under a page tool call in flight', () => {
-  let site: BenchSite;
+  let launched: LaunchedTabmcp;
   let tabmcp: TabmcpUnderTest;
 
   const openBenchTab = async (query: string): Promise<{ tabId: number; page: Page }> => {
-    const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html?${query}` });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    const opened = await launched.openEchoTab(query);
     const tabId = jsonOf<{ tab: { id: number } }>(opened).tab.id;
     assert.ok((await tabmcp.toolNames()).includes('wait'));
-    const browser = await tabmcp.cdp();
-    const page = await waitFor(
-      () =>
-        browser
-          .contexts()
-          .flatMap((context) => context.pages())
-          .find((candidate) => candidate.url().endsWith(`?${query}`)),
-      5_000,
-      `the ${query} page in the launched browser`,
-    );
+    const page = await pageWithUrl(await tabmcp.cdp(), `/echo.html?${query}`, 5_000);
     return { tabId, page };
   };
 
@@ -34,16 +25,11 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
   };
 
   before(async () => {
-    site = await startBenchSite();
-    tabmcp = await startTabmcp();
-    const connected = await tabmcp.call('connect_browser', { launch: true });
-    assert.notEqual(connected.isError, true, textOf(connected));
+    launched = await startLaunchedTabmcp();
+    tabmcp = launched.tabmcp;
   });
 
-  after(async () => {
-    await tabmcp?.close();
-    await site?.close();
-  });
+  after(() => launched?.close());
 
   it('a reload answers the call with a clear error, and the page tools come back', async () => {
     const { page } = await openBenchTab('reload');

@@ -4,6 +4,7 @@ import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { Page } from 'playwright-core';
 import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
 import { type HubSite, startHubSite } from './hub-fixture';
+import { pageWithUrl } from './support/cdp';
 
 /**
  * The hub in real Chromium through the `all` view: every tab's tools under mcp-b.md names,
@@ -50,18 +51,7 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     assert.notEqual(result.isError, true, textOf(result));
     return (result.structuredContent as { tab: { id: number } }).tab.id;
   };
-  const pageWith = async (fragment: string): Promise<Page> => {
-    const browser = await tabmcp.cdp();
-    return waitFor(
-      () =>
-        browser
-          .contexts()
-          .flatMap((context) => context.pages())
-          .find((page) => page.url().includes(fragment)),
-      10_000,
-      `a page at ${fragment}`,
-    );
-  };
+  const pageWith = async (fragment: string): Promise<Page> => pageWithUrl(await tabmcp.cdp(), fragment);
 
   it('two tabs of one site and one of another: each tool under its own name, routed to its tab', async () => {
     await open(`${site.url('127.0.0.1')}/notes.html?label=one`);

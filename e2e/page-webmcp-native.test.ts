@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { repoRoot } from './harness';
+import { launchWithExtension } from './support/extension-browser';
 
 /**
  * Chrome's own WebMCP (`--enable-features=WebMCP`, no polyfill in the page) through the built
@@ -23,16 +24,7 @@ describe('native WebMCP in Chromium through the extension bridge', () => {
     site = await startExampleServer();
     profile = mkdtempSync(join(tmpdir(), 'tabmcp-webmcp-'));
     const extension = join(repoRoot, 'packages', 'extension', 'dist');
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-        '--enable-features=WebMCP',
-      ],
-    });
+    context = await launchWithExtension(profile, extension, ['--enable-features=WebMCP']);
     page = await context.newPage();
     await page.goto(`${site.url}/interop/webmcp-native.html`);
     await page.addScriptTag({ url: `${site.url}/sdk/tabmcp-page.js` });

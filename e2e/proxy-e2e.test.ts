@@ -6,7 +6,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { jsonOf, serverBin, textOf, waitFor } from './harness';
 import {
@@ -15,12 +14,14 @@ import {
   type ProxyTabmcp,
   RawProxyClient,
   startProxyTabmcp,
+  startTestSite,
+  type TestSite,
 } from './proxy-harness';
 
 const BROWSER = 'E2E Chromium';
 
 describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw proxy client', () => {
-  let site: ExampleServer;
+  let site: TestSite;
   let proxy: ProxyServer;
   let browser: ProxyBrowser;
   let tabmcp: ProxyTabmcp;
@@ -28,7 +29,7 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
   let token: string;
 
   before(async () => {
-    site = await startExampleServer();
+    site = await startTestSite();
     proxy = await startProxy({ port: 0, auth: { secret: SECRET }, logger: silentLogger });
     token = await tokenFor('user-e2e');
     browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: BROWSER });
@@ -209,8 +210,11 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
       assert.ok(tabs.tabs.some((tab) => tab.url === `${site.url}/shop/`));
     } finally {
       await client.close();
-      child.kill('SIGTERM');
-      await new Promise((done) => child.once('exit', done));
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 

@@ -1,25 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ID } from '@tabmcp/protocol';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { jsonOf, textOf, waitFor } from './harness';
 import {
   callUntilOk,
   launchProxyBrowser,
+  openTabWithTool,
   type ProxyBrowser,
   type ProxyTabmcp,
   RawProxyClient,
-  type SlowPages,
   startProxyTabmcp,
-  startSlowPages,
+  startTestSite,
+  type TestSite,
 } from './proxy-harness';
 
 const BROWSER = 'Faulty Chromium';
 
 describe('proxy mode faults: a browser dropping mid-call, clients dropping, token refresh', () => {
-  let site: ExampleServer;
-  let pages: SlowPages;
+  let site: TestSite;
   let pageUrl: string;
   let proxy: ProxyServer;
   let browser: ProxyBrowser | undefined;
@@ -27,30 +27,28 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
   let token: string;
 
   before(async () => {
-    site = await startExampleServer();
-    pages = await startSlowPages(site.url);
-    pageUrl = pages.url;
+    site = await startTestSite();
+    pageUrl = site.slowUrl;
     proxy = await startProxy({ port: 0, auth: { secret: SECRET }, logger: silentLogger });
     token = await tokenFor('user-faults');
     browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: BROWSER });
     tabmcp = await startProxyTabmcp(proxy.url, token, ['--browser-name', BROWSER]);
     const connected = await tabmcp.call('connect_browser');
     assert.notEqual(connected.isError, true, textOf(connected));
-    const opened = await tabmcp.call('open_tab', { url: pageUrl });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    await openTabWithTool(tabmcp, pageUrl, 'wait_forever');
   });
 
   after(async () => {
     await tabmcp?.close();
     await browser?.close();
     await proxy?.close();
-    await pages?.close();
     await site?.close();
   });
 
   it('a browser that drops mid-call: the call gets a clear error, the agent reconnects when it is back', async () => {
     const pending = tabmcp.call('wait_forever');
-    await waitFor(() => proxy.stats().inFlight > 0, 10_000, 'the call to reach the proxy');
+    // One getTabs long poll is always in flight; the page tool call makes two.
+    await waitFor(() => proxy.stats().inFlight > 1, 10_000, 'the call to reach the proxy');
     await browser?.crash();
     browser = undefined;
     const failed = await pending;
@@ -64,11 +62,36 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
     browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: BROWSER });
     // The session reconnects by itself (the agent had connected); a fresh browser has its own tabs.
     await callUntilOk(tabmcp, 'list_tabs', {}, 20_000);
-    const opened = await tabmcp.call('open_tab', { url: pageUrl });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    await openTabWithTool(tabmcp, pageUrl, 'ping');
     const pong = await tabmcp.call('ping');
     assert.notEqual(pong.isError, true, textOf(pong));
     assert.match(textOf(pong), /"pong":\s*true/);
+  });
+
+  it('the extension worker is stopped: the agent reconnects once the worker wakes again', async () => {
+    assert.ok(browser);
+    const options = await browser.context.newPage();
+    await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    const cdp = await browser.context.newCDPSession(options);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await options.close();
+    await waitFor(async () => (await tabmcp.toolNames()).includes('connect_browser'), 10_000, 'DISCONNECTED state');
+    // Any event wakes the worker; a page loading (its content script connects) is the common one.
+    const page = await browser.context.newPage();
+    await page.goto(pageUrl);
+    await callUntilOk(tabmcp, 'list_tabs', {}, 20_000);
+    const tabId = await waitFor(
+      async () =>
+        jsonOf<{ tabs: Array<{ id: number; url: string }> }>(await tabmcp.call('list_tabs')).tabs.find(
+          (tab) => tab.url === pageUrl,
+        )?.id,
+      10_000,
+      'the page in list_tabs',
+    );
+    await callUntilOk(tabmcp, 'focus_tab', { tabId }, 10_000);
+    await waitFor(async () => (await tabmcp.toolNames()).includes('ping'), 10_000, 'the page tools');
+    assert.match(textOf(await tabmcp.call('ping')), /"pong":\s*true/);
   });
 
   it('an MCP client that drops with a call in flight harms nobody else', async () => {
@@ -76,9 +99,17 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
     const tabs = await raw.result<{ tabs: Array<{ id: number; url: string }> }>('getTabs', {});
     const tab = tabs.tabs.find((entry) => entry.url === pageUrl);
     assert.ok(tab, JSON.stringify(tabs));
-    raw.socket.send({ jsonrpc: '2.0', id: 7, method: 'callPageTool', params: { tabId: tab.id, name: 'wait_forever' } });
-    await waitFor(() => proxy.stats().inFlight > 1, 10_000, 'the raw call in flight (beside the long poll)');
-    raw.socket.terminate();
+    try {
+      raw.socket.send({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'callPageTool',
+        params: { tabId: tab.id, name: 'wait_forever' },
+      });
+      await waitFor(() => proxy.stats().inFlight > 1, 10_000, 'the raw call in flight (beside the long poll)');
+    } finally {
+      raw.socket.terminate();
+    }
     await waitFor(() => proxy.stats().mcpClients === 1, 10_000, 'the proxy to forget the dropped client');
     const pong = await tabmcp.call('ping');
     assert.notEqual(pong.isError, true, textOf(pong));
@@ -98,10 +129,10 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
 
   it('before its token expires, the extension reconnects with the newer token it finds', async () => {
     const name = 'Refreshing Chromium';
-    const shortLived = await tokenFor('user-faults', '4s');
+    const shortLived = await tokenFor('user-faults', '6s');
     const refreshing = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: shortLived, browserName: name });
+    const raw = await RawProxyClient.connect(proxy.url, token, BROWSER);
     try {
-      const raw = await RawProxyClient.connect(proxy.url, token, BROWSER);
       const idOf = async () => {
         const listed = await raw.result<{ extensions: Array<{ id: string; name: string }> }>('list_extensions', {});
         return listed.extensions.find((entry) => entry.name === name)?.id;
@@ -122,8 +153,8 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
         'the browser to reconnect with the new token',
       );
       assert.notEqual(second, first);
-      raw.close();
     } finally {
+      raw.close();
       await refreshing.close();
     }
   });

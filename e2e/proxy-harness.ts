@@ -3,13 +3,13 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { SECRET } from '../packages/proxy/test/helpers/fixtures';
 import { type Json, TestSocket } from '../packages/proxy/test/helpers/test-socket';
 import { freePort, repoRoot, serverBin, waitFor } from './harness';
+import { devtoolsPortOf } from './support/cdp';
+import { type StdioMcp, startStdioMcp } from './support/stdio-client';
 
 /** Proxy-mode test helpers: Chromium whose extension dials a proxy, `tabmcp --proxy`, a raw proxy client. */
 
@@ -72,17 +72,7 @@ export async function launchProxyBrowser(config: {
     }
     await exited;
   };
-  const devtoolsPort = await waitFor(
-    () => {
-      try {
-        return readFileSync(join(profile, 'DevToolsActivePort'), 'utf8').split('\n')[0];
-      } catch {
-        return undefined;
-      }
-    },
-    15_000,
-    'DevToolsActivePort',
-  ).catch(async (error: unknown) => {
+  const devtoolsPort = await devtoolsPortOf(profile, 15_000).catch(async (error: unknown) => {
     await signal('SIGKILL');
     throw error;
   });
@@ -111,14 +101,7 @@ export async function launchProxyBrowser(config: {
   };
 }
 
-export interface ProxyTabmcp {
-  client: Client;
-  stderr: () => string;
-  call: (name: string, args?: Record<string, unknown>) => Promise<CallToolResult>;
-  toolNames: () => Promise<string[]>;
-  nextListChanged: (timeoutMs?: number) => Promise<void>;
-  close: () => Promise<void>;
-}
+export type ProxyTabmcp = StdioMcp;
 
 /** The built `tabmcp --proxy` over stdio with the official MCP SDK client. */
 export async function startProxyTabmcp(
@@ -126,37 +109,29 @@ export async function startProxyTabmcp(
   token: string,
   extraArgs: string[] = [],
 ): Promise<ProxyTabmcp> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
+  const tabmcp = await startStdioMcp({
     args: [serverBin, '--proxy', proxyUrl, '--token', token, ...extraArgs],
-    env: { ...process.env } as Record<string, string>,
-    stderr: 'pipe',
+    clientName: 'tabmcp-proxy-e2e',
   });
-  let stderrText = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderrText += chunk.toString();
-  });
-  const client = new Client({ name: 'tabmcp-proxy-e2e', version: '1.0.0' });
-  const waiters: Array<() => void> = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    for (const waiter of waiters.splice(0)) waiter();
-  });
-  await client.connect(transport);
-  return {
-    client,
-    stderr: () => stderrText,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
-    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
-    nextListChanged: (timeoutMs = 10_000) =>
-      new Promise((done, fail) => {
-        const timer = setTimeout(() => fail(new Error('no tools/list_changed arrived')), timeoutMs);
-        waiters.push(() => {
-          clearTimeout(timer);
-          done();
-        });
-      }),
-    close: () => client.close(),
+  let closing = false;
+  // A tabmcp that dies on its own is a bug: its last log lines say why.
+  tabmcp.client.onclose = () => {
+    if (!closing) console.error(`tabmcp --proxy exited unexpectedly; its log ends:\n${tabmcp.stderr().slice(-4_000)}`);
   };
+  return {
+    ...tabmcp,
+    close: () => {
+      closing = true;
+      return tabmcp.close();
+    },
+  };
+}
+
+/** Opens a tab through the agent and waits until the page's tool shows in the tool list (a busy machine may need more than open_tab's wait). */
+export async function openTabWithTool(tabmcp: ProxyTabmcp, url: string, tool: string): Promise<void> {
+  const opened = await tabmcp.call('open_tab', { url });
+  if (opened.isError) throw new Error(`open_tab failed: ${JSON.stringify(opened.content)}`);
+  await waitFor(async () => (await tabmcp.toolNames()).includes(tool), 15_000, `the page tool ${tool}`);
 }
 
 /** Calls a tool until it succeeds (the link may still be reconnecting), returning the first success. */
@@ -221,29 +196,59 @@ export class RawProxyClient {
   }
 }
 
-export interface SlowPages {
+export interface TestSite {
   url: string;
+  /** A page with a tool that never answers (`wait_forever`) and one that does (`ping`). */
+  slowUrl: string;
   close(): Promise<void>;
 }
 
-/** A page with a tool that never answers (`wait_forever`) and one that does (`ping`), on the page SDK. */
-export async function startSlowPages(siteUrl: string): Promise<SlowPages> {
-  const html = `<!doctype html><title>slow</title><script src="${siteUrl}/sdk/tabmcp-page.js"></script><script>
-    const provider = new TabMcp.McpWindowProvider({ name: 'slow', version: '1.0.0' });
-    provider.addTool({ name: 'wait_forever', description: 'Never answers.', inputSchema: { type: 'object', properties: {} } },
-      () => new Promise(() => {}));
-    provider.addTool({ name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
-      () => ({ pong: true }));
-    provider.exposeOnWindow();
-    TabMcp.serveTab(provider);
-  </script>`;
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/html' }).end(html);
+const SLOW_PAGE = `<!doctype html><title>slow</title><script src="/sdk/tabmcp-page.js"></script><script>
+  const provider = new TabMcp.McpWindowProvider({ name: 'slow', version: '1.0.0' });
+  provider.addTool({ name: 'wait_forever', description: 'Never answers.', inputSchema: { type: 'object', properties: {} } },
+    () => new Promise(() => {}));
+  provider.addTool({ name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
+    () => ({ pong: true }));
+  provider.exposeOnWindow();
+  TabMcp.serveTab(provider);
+</script>`;
+
+/**
+ * The demo shop, a plain page and the slow page, served from memory: read once at the start, so a
+ * build running beside the tests (it empties packages/page/dist for a moment) cannot change a page.
+ */
+export async function startTestSite(): Promise<TestSite> {
+  const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
+  const sdkPath = join(repoRoot, 'packages', 'page', 'dist', 'tabmcp-page.js');
+  const sdk = await waitFor(
+    () => {
+      try {
+        return readFileSync(sdkPath, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+    10_000,
+    'the built page SDK (node scripts/build.mjs)',
+  );
+  const files = new Map<string, { type: string; body: string }>([
+    ['/shop/', { type: 'text/html', body: read('examples/shop/index.html') }],
+    ['/shop/shop.js', { type: 'text/javascript', body: read('examples/shop/shop.js') }],
+    ['/plain/about.html', { type: 'text/html', body: read('examples/plain/about.html') }],
+    ['/sdk/tabmcp-page.js', { type: 'text/javascript', body: sdk }],
+    ['/slow.html', { type: 'text/html', body: SLOW_PAGE }],
+  ]);
+  const server = createServer((request, response) => {
+    const file = files.get(new URL(request.url ?? '/', 'http://localhost').pathname);
+    if (!file) response.writeHead(404).end();
+    else response.writeHead(200, { 'content-type': `${file.type}; charset=utf-8` }).end(file.body);
   });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const address = server.address();
+  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   return {
-    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/slow.html`,
+    url,
+    slowUrl: `${url}/slow.html`,
     close: () => new Promise((done) => server.close(() => done())),
   };
 }

@@ -3,21 +3,21 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { type RedisProcess, startRedis } from '../packages/proxy/test/helpers/processes';
 import { freePort, textOf, waitFor } from './harness';
 import {
   callUntilOk,
   launchProxyBrowser,
+  openTabWithTool,
   type ProxyBrowser,
   type ProxyInstance,
   type ProxyTabmcp,
   RawProxyClient,
-  type SlowPages,
   spawnProxyInstance,
   startProxyTabmcp,
-  startSlowPages,
+  startTestSite,
+  type TestSite,
 } from './proxy-harness';
 
 const BROWSER = 'Scaled Chromium';
@@ -27,8 +27,7 @@ const BROWSER = 'Scaled Chromium';
  * Then the faults of a deployment: Redis restarted, each instance killed and started again.
  */
 describe('proxy mode across two proxy instances on Redis', () => {
-  let site: ExampleServer;
-  let pages: SlowPages;
+  let site: TestSite;
   let redis: RedisProcess;
   let portA: number;
   let portB: number;
@@ -42,8 +41,7 @@ describe('proxy mode across two proxy instances on Redis', () => {
   const instance = (port: number) => spawnProxyInstance(port, ['--redis', redis.url, '--heartbeat-ms', '300']);
 
   before(async () => {
-    site = await startExampleServer();
-    pages = await startSlowPages(site.url);
+    site = await startTestSite();
     redis = await startRedis();
     [portA, portB] = [await freePort(), await freePort()];
     [proxyA, proxyB] = await Promise.all([instance(portA), instance(portB)]);
@@ -75,7 +73,6 @@ describe('proxy mode across two proxy instances on Redis', () => {
     await browser?.close();
     await Promise.all([proxyA?.stop(), proxyB?.stop()]);
     await redis?.stop();
-    await pages?.close();
     await site?.close();
     if (tokenDir) rmSync(tokenDir, { recursive: true, force: true });
   });
@@ -84,8 +81,7 @@ describe('proxy mode across two proxy instances on Redis', () => {
     assert.notEqual(proxyA.port, proxyB.port);
     const connected = await callUntilOk(tabmcp, 'connect_browser', {}, 15_000);
     assert.match(textOf(connected), /"connected": ?true/);
-    const opened = await tabmcp.call('open_tab', { url: `${site.url}/shop/` });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    await openTabWithTool(tabmcp, `${site.url}/shop/`, 'add_to_cart');
     const added = await tabmcp.call('add_to_cart', { productId: 'p2' });
     assert.equal((added.structuredContent as { total: number }).total, 11);
 
@@ -123,8 +119,7 @@ describe('proxy mode across two proxy instances on Redis', () => {
   });
 
   it('the instance holding the browser is killed: the call in flight fails clearly, all recovers when it is back', async () => {
-    const opened = await tabmcp.call('open_tab', { url: pages.url });
-    assert.notEqual(opened.isError, true, textOf(opened));
+    await openTabWithTool(tabmcp, site.slowUrl, 'wait_forever');
     const pending = tabmcp.call('wait_forever');
     await callInFlight(portB);
     await proxyA.kill();
@@ -134,7 +129,7 @@ describe('proxy mode across two proxy instances on Redis', () => {
     proxyA = await instance(portA);
     // The extension dials A again, then the agent's side finds the browser by name and reconnects.
     await callUntilOk(tabmcp, 'list_tabs', {}, 30_000);
-    const reopened = await callUntilOk(tabmcp, 'focus_tab', { tabId: await tabIdOf(tabmcp, pages.url) }, 10_000);
+    const reopened = await callUntilOk(tabmcp, 'focus_tab', { tabId: await tabIdOf(tabmcp, site.slowUrl) }, 10_000);
     assert.notEqual(reopened.isError, true);
     const pong = await tabmcp.call('ping');
     assert.match(textOf(pong), /"pong":\s*true/);
@@ -149,7 +144,7 @@ describe('proxy mode across two proxy instances on Redis', () => {
     assert.match(textOf(failed), /dropped|gone|disconnected/i);
     proxyB = await instance(portB);
     await callUntilOk(tabmcp, 'list_tabs', {}, 30_000);
-    await callUntilOk(tabmcp, 'focus_tab', { tabId: await tabIdOf(tabmcp, pages.url) }, 10_000);
+    await callUntilOk(tabmcp, 'focus_tab', { tabId: await tabIdOf(tabmcp, site.slowUrl) }, 10_000);
     const pong = await tabmcp.call('ping');
     assert.match(textOf(pong), /"pong":\s*true/);
   });

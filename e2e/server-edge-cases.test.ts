@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
+import type { ExampleServer } from '../examples/serve';
 import { textOf, waitFor } from './harness';
-import { type Agent, browserOf, type Machine, newMachine, pageWithUrl, startAgent } from './server-harness';
+import { type Agent, browserOf, pageWithUrl, type Scene, startAgent, startScene } from './server-harness';
 
 type Tabs = {
   tabs: Array<{ id: number; url: string; focused: boolean; toolCount: number }>;
@@ -12,8 +12,8 @@ type Tabs = {
 
 /** browser-mcp-server.md, "Edge Cases": every row, driven by a person's actions in the real browser. */
 describe('Edge Cases table', () => {
+  let scene: Scene;
   let site: ExampleServer;
-  let machine: Machine;
   let agent: Agent;
   /** A second agent on the same browser that follows the user's tab switches (--follow-focus). */
   let follower: Agent;
@@ -21,18 +21,15 @@ describe('Edge Cases table', () => {
   let context: BrowserContext;
 
   before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    agent = await startAgent(machine, ['--launch']);
-    follower = await startAgent(machine, ['--follow-focus']);
+    scene = await startScene(['--launch']);
+    ({ site, agent } = scene);
+    follower = await startAgent(scene.machine, ['--follow-focus']);
   });
 
   after(async () => {
     await browser?.close().catch(() => {});
     await follower?.close();
-    await agent?.close();
-    await site?.close();
-    machine?.close();
+    await scene?.close();
   });
 
   it('Extension connects to WebSocket: ready for connect_browser', async () => {

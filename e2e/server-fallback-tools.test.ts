@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
+import type { ExampleServer } from '../examples/serve';
 import { textOf, waitFor } from './harness';
-import { type Agent, type Machine, newMachine, startAgent } from './server-harness';
+import { type Agent, type Scene, startScene } from './server-harness';
 
 const STABLE = [
   'connect_browser',
@@ -16,21 +16,16 @@ const STABLE = [
 
 /** --fallback-tools: a client that never re-reads the tool list still reaches every page tool. */
 describe('stable fallback tools for clients that ignore list_changed', () => {
+  let scene: Scene;
   let site: ExampleServer;
-  let machine: Machine;
   let agent: Agent;
 
   before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    agent = await startAgent(machine, ['--launch', '--fallback-tools']);
+    scene = await startScene(['--launch', '--fallback-tools']);
+    ({ site, agent } = scene);
   });
 
-  after(async () => {
-    await agent?.close();
-    await site?.close();
-    machine?.close();
-  });
+  after(() => scene?.close());
 
   it('lists the same tools before connecting as a client would keep them, and they reach the page', async () => {
     // What a client like Claude Desktop sees once, at start, and keeps.

@@ -1,11 +1,17 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { freePort, serverBin, textOf, waitFor } from './harness';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser } from 'playwright-core';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { browserLaunchedBy } from './support/cdp';
+import { freePort } from './support/net';
+import { serverBin } from './support/paths';
+import { textOf } from './support/results';
+import { type StdioMcp, startStdioMcp } from './support/stdio-client';
+import { waitFor } from './support/wait';
+
+export { pageWithUrl } from './support/cdp';
 
 const LOG_DIR = process.env.TABMCP_E2E_LOGS;
 
@@ -25,68 +31,31 @@ export async function newMachine(): Promise<Machine> {
   return { home, port: await freePort(), token, close: () => rmSync(home, { recursive: true, force: true }) };
 }
 
-export interface Agent {
-  client: Client;
-  stderr(): string;
-  listChangedCount(): number;
-  nextListChanged(timeoutMs?: number): Promise<void>;
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+export interface Agent extends StdioMcp {
+  /** Calls a tool and parses its text as JSON; throws with the tool's text when it fails. */
   json<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
-  toolNames(): Promise<string[]>;
-  close(): Promise<void>;
 }
 
 /** One MCP client (an "agent") with its own tabmcp process over stdio, on a shared machine. */
 export async function startAgent(machine: Machine, extraArgs: string[] = []): Promise<Agent> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
+  const agent = await startStdioMcp({
     args: [serverBin, '--headless', '--port', String(machine.port), ...extraArgs],
-    env: { ...process.env, TABMCP_HOME: machine.home, TABMCP_BROWSER_ARGS: '--remote-debugging-port=0' } as Record<
-      string,
-      string
-    >,
-    stderr: 'pipe',
+    env: { TABMCP_HOME: machine.home, TABMCP_BROWSER_ARGS: '--remote-debugging-port=0' },
+    clientName: 'tabmcp-e2e-agent',
   });
-  let stderrText = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderrText += chunk.toString();
-  });
-  const client = new Client({ name: 'tabmcp-e2e-agent', version: '1.0.0' });
-  let listChanged = 0;
-  const waiters: Array<() => void> = [];
-  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-    listChanged += 1;
-    for (const waiter of waiters.splice(0)) waiter();
-  });
-  await client.connect(transport);
-  const pid = transport.pid;
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
   return {
-    client,
-    stderr: () => stderrText,
-    listChangedCount: () => listChanged,
-    nextListChanged: (timeoutMs = 10_000) =>
-      new Promise((done, fail) => {
-        const timer = setTimeout(() => fail(new Error('no tools/list_changed arrived')), timeoutMs);
-        waiters.push(() => {
-          clearTimeout(timer);
-          done();
-        });
-      }),
-    call,
+    ...agent,
     json: async <T>(name: string, args: Record<string, unknown> = {}) => {
-      const result = await call(name, args);
+      const result = await agent.call(name, args);
       if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
       return JSON.parse(textOf(result)) as T;
     },
-    toolNames: async () => (await client.listTools()).tools.map((tool) => tool.name),
     close: async () => {
-      await client.close();
+      await agent.close();
       // TABMCP_E2E_LOGS=<dir> keeps every agent's whole log for a post-mortem, one file per process.
       if (LOG_DIR) {
         mkdirSync(LOG_DIR, { recursive: true });
-        writeFileSync(join(LOG_DIR, `agent-${Date.now()}-${pid}.log`), stderrText);
+        writeFileSync(join(LOG_DIR, `agent-${Date.now()}-${agent.pid}.log`), agent.stderr());
       }
     },
   };
@@ -102,34 +71,64 @@ export async function callWithProgress(agent: Agent, name: string, args: Record<
 }
 
 /** Playwright over CDP into the browser an agent launched (its profile is in the agent's log). */
-export async function browserOf(agent: Agent): Promise<Browser> {
-  const profileDir = await waitFor(
-    () => /"profileDir":"([^"]+)"/.exec(agent.stderr())?.[1],
-    10_000,
-    'the launched browser profile',
-  );
-  const devtoolsPort = await waitFor(
-    () => {
-      try {
-        return readFileSync(join(profileDir, 'DevToolsActivePort'), 'utf8').split('\n')[0];
-      } catch {
-        return undefined;
-      }
-    },
-    10_000,
-    'DevToolsActivePort',
-  );
-  return chromium.connectOverCDP(`http://127.0.0.1:${devtoolsPort}`);
+export function browserOf(agent: Agent): Promise<Browser> {
+  return browserLaunchedBy(agent.stderr);
 }
 
-export async function pageWithUrl(browser: Browser, part: string): Promise<Page> {
-  return waitFor(
-    () =>
-      browser
-        .contexts()
-        .flatMap((context) => context.pages())
-        .find((page) => page.url().includes(part)),
-    10_000,
-    `a page at ${part}`,
-  );
+/** The demo sites, a fresh machine and one agent on it: where most server tests start. */
+export interface Scene {
+  site: ExampleServer;
+  machine: Machine;
+  agent: Agent;
+  /** Closes the agent (its tabmcp, and the browser it launched), the sites and the machine. */
+  close(): Promise<void>;
+}
+
+export async function startScene(agentArgs: string[] = []): Promise<Scene> {
+  const site = await startExampleServer();
+  const machine = await newMachine();
+  const agent = await startAgent(machine, agentArgs).catch(async (error: unknown) => {
+    await site.close();
+    machine.close();
+    throw error;
+  });
+  return {
+    site,
+    machine,
+    agent,
+    close: async () => {
+      await agent.close();
+      await site.close();
+      machine.close();
+    },
+  };
+}
+
+export interface LaunchedScene extends Scene {
+  /** Playwright over CDP into the browser the agent launched. */
+  browser: Browser;
+}
+
+/** A scene whose agent runs with `--launch` and is connected to the browser it launched. */
+export async function startLaunchedScene(): Promise<LaunchedScene> {
+  const scene = await startScene(['--launch']);
+  try {
+    await waitFor(
+      async () => (await scene.agent.call('connect_browser')).isError !== true,
+      20_000,
+      'the launched browser',
+    );
+    const browser = await browserOf(scene.agent);
+    return {
+      ...scene,
+      browser,
+      close: async () => {
+        await browser.close().catch(() => {});
+        await scene.close();
+      },
+    };
+  } catch (error) {
+    await scene.close();
+    throw error;
+  }
 }

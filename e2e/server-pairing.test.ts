@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
-import { type BrowserContext, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { repoRoot, serverBin, textOf, waitFor } from './harness';
 import { type Agent, type Machine, newMachine, startAgent } from './server-harness';
+import { launchWithExtension } from './support/extension-browser';
 
 /**
  * Pairing a browser the person runs themselves (not --launch): `tabmcp pair` prints port and token,
@@ -26,18 +27,11 @@ describe('pairing your own Chrome through the options page', () => {
     // The extension as a person loads it: the plain build, which knows no token.
     const extension = join(profile, 'extension');
     cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extension, { recursive: true });
-    context = await chromium.launchPersistentContext(join(profile, 'user-data'), {
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        `--disable-extensions-except=${extension}`,
-        `--load-extension=${extension}`,
-      ],
-    });
+    context = await launchWithExtension(join(profile, 'user-data'), extension, [
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+    ]);
   });
 
   after(async () => {

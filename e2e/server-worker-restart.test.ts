@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, CDPSession } from 'playwright-core';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
+import type { ExampleServer } from '../examples/serve';
 import { textOf, waitFor } from './harness';
-import { type Agent, browserOf, type Machine, newMachine, pageWithUrl, startAgent } from './server-harness';
+import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
 
 /** Stops the extension's MV3 worker as Chrome does when it idles out (not a browser restart). */
 async function stopExtensionWorker(cdp: CDPSession): Promise<void> {
@@ -14,28 +14,20 @@ async function stopExtensionWorker(cdp: CDPSession): Promise<void> {
 }
 
 describe('the extension worker stopped and restarted mid-session', () => {
+  let scene: LaunchedScene;
   let site: ExampleServer;
-  let machine: Machine;
   let agent: Agent;
   let browser: Browser;
   let cdp: CDPSession;
 
   before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    agent = await startAgent(machine, ['--launch']);
-    await waitFor(async () => (await agent.call('connect_browser')).isError !== true, 20_000, 'the launched browser');
+    scene = await startLaunchedScene();
+    ({ site, agent, browser } = scene);
     await agent.json('open_tab', { url: `${site.url}/codehub/` });
-    browser = await browserOf(agent);
     cdp = await browser.newBrowserCDPSession();
   });
 
-  after(async () => {
-    await browser?.close().catch(() => {});
-    await agent?.close();
-    await site?.close();
-    machine?.close();
-  });
+  after(() => scene?.close());
 
   it('answers the call in flight at once, goes DISCONNECTED with list_changed, and recovers by itself', async () => {
     const before = agent.listChangedCount();

@@ -1,17 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
+import type { ExampleServer } from '../examples/serve';
 import { textOf } from './harness';
-import {
-  type Agent,
-  browserOf,
-  callWithProgress,
-  type Machine,
-  newMachine,
-  pageWithUrl,
-  startAgent,
-} from './server-harness';
+import { type Agent, browserOf, callWithProgress, pageWithUrl, type Scene, startScene } from './server-harness';
 
 type Tabs = {
   tabs: Array<{ id: number; title: string; url: string; focused: boolean; toolCount: number }>;
@@ -19,22 +11,19 @@ type Tabs = {
 };
 
 describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
+  let scene: Scene;
   let site: ExampleServer;
-  let machine: Machine;
   let agent: Agent;
   let browser: Browser;
 
   before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    agent = await startAgent(machine);
+    scene = await startScene();
+    ({ site, agent } = scene);
   });
 
   after(async () => {
     await browser?.close().catch(() => {});
-    await agent?.close();
-    await site?.close();
-    machine?.close();
+    await scene?.close();
   });
 
   it('Single Tab Workflow: connect_browser, open_tab on the repository, star_repo', async () => {

@@ -13,6 +13,10 @@ const benchDir = join(root, 'bench');
 const resultsDir = join(benchDir, 'results');
 const summaryOnly = process.argv.includes('--summary-only');
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+// Runs for SOAK_MINUTES (30 by default): only when named (`npm run bench -- soak`) or with BENCH_SOAK=1.
+const LONG_BENCHES = ['soak.ts'];
+const longAsked = (file) =>
+  process.env.BENCH_SOAK === '1' || filters.some((filter) => filter.length > 1 && file.startsWith(filter));
 
 /** A series is any object with a sample count n and a p50 (ms); a sibling keyed `floor` is what it is measured against. */
 function isSeries(value) {
@@ -203,6 +207,7 @@ function main() {
     const benches = readdirSync(benchDir)
       .filter((file) => file.endsWith('.ts'))
       .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))
+      .filter((file) => !LONG_BENCHES.includes(file) || longAsked(file))
       .sort();
     for (const file of benches) {
       process.stderr.write(`\n== bench/${file}\n`);
@@ -210,7 +215,7 @@ function main() {
       const run = spawnSync(process.execPath, ['--import', 'tsx', join(benchDir, file)], {
         cwd: root,
         stdio: 'inherit',
-        timeout: 15 * 60_000,
+        timeout: (LONG_BENCHES.includes(file) ? Number(process.env.SOAK_MINUTES ?? 30) + 15 : 15) * 60_000,
       });
       process.stderr.write(`== bench/${file}: exit ${run.status ?? run.signal} after ${Date.now() - started} ms\n`);
       if (run.status !== 0) failed.push(file);

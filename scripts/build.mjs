@@ -16,48 +16,36 @@ if (!publicKey) throw new Error('EXTENSION_PUBLIC_KEY not found');
 const version = JSON.parse(readFileSync(join(pkg('extension'), 'package.json'), 'utf8')).version;
 
 const common = { bundle: true, sourcemap: 'linked', target: 'es2022', logLevel: 'warning', legalComments: 'none' };
+// The Node CLIs are ESM bundles; the banner gives the CommonJS code bundled in them (ws) a `require`.
+const forNode = {
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['bufferutil', 'utf-8-validate'],
+  banner: {
+    js: "import { createRequire as __tabmcpRequire } from 'node:module'; const require = __tabmcpRequire(import.meta.url);",
+  },
+};
 
 async function buildExtension() {
   const out = join(pkg('extension'), 'dist');
   rmSync(out, { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
+  const bundle = (name, entry, options = {}) =>
+    build({
+      ...common,
+      entryPoints: { [name]: join(pkg('extension'), 'src', entry) },
+      outdir: out,
+      format: 'iife',
+      platform: 'browser',
+      ...options,
+    });
   await Promise.all([
-    build({
-      ...common,
-      entryPoints: { background: join(pkg('extension'), 'src/background/index.ts') },
-      outdir: out,
-      format: 'esm',
-      platform: 'browser',
-    }),
-    build({
-      ...common,
-      entryPoints: { content: join(pkg('extension'), 'src/content/content-script.ts') },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-    }),
-    build({
-      ...common,
-      entryPoints: { bridge: join(pkg('extension'), 'src/bridge/main-world.ts') },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-      minify: true,
-    }),
-    build({
-      ...common,
-      entryPoints: { popup: join(pkg('extension'), 'src/popup/popup.ts') },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-    }),
-    build({
-      ...common,
-      entryPoints: { options: join(pkg('extension'), 'src/options/options.ts') },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-    }),
+    bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
+    bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
+    bundle('bridge', 'bridge/main-world.ts', { minify: true }),
+    bundle('popup', 'popup/popup.ts'),
+    bundle('options', 'options/options.ts'),
   ]);
   cpSync(join(pkg('extension'), 'src/options/options.html'), join(out, 'options.html'));
   const staticDir = join(pkg('extension'), 'static');
@@ -111,20 +99,45 @@ async function buildPageScript() {
   ]);
 }
 
+// The MCP SDK's Server builds Ajv unless given a validator; serve-mcp.ts gives it ours, so Ajv's
+// ~250 KB and its resident memory stay out (packages/server/src/mcp/json-schema-validator.ts).
+const sdkWithoutAjv = {
+  name: 'sdk-without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol')
+        ? { path: join(pkg('server'), 'src/mcp/json-schema-validator.ts') }
+        : undefined,
+    );
+  },
+};
+
+/** zod's locales, English only (scripts/zod-locales-en.mjs). */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      /node_modules\/zod\//.test(args.importer) ? { path: join(root, 'scripts/zod-locales-en.mjs') } : undefined,
+    );
+  },
+};
+
 async function buildServer() {
   const out = join(pkg('server'), 'dist');
   rmSync(out, { recursive: true, force: true });
   await build({
     ...common,
-    entryPoints: { tabmcp: join(pkg('server'), 'src/cli.ts') },
+    entryPoints: { tabmcp: join(pkg('server'), 'src/entry.ts') },
     outdir: out,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['bufferutil', 'utf-8-validate'],
-    banner: {
-      js: "import { createRequire as __tabmcpRequire } from 'node:module'; const require = __tabmcpRequire(import.meta.url);",
-    },
+    ...forNode,
+    // What a default stdio run does not need (--http, --proxy) loads on demand from its own chunk.
+    // Chunks sit beside tabmcp.js: options.ts finds the extension relative to the running file.
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
+    // back through the linked source maps with `node --enable-source-maps`.
+    minify: true,
+    plugins: [sdkWithoutAjv, zodEnglishOnly],
   });
 }
 
@@ -136,13 +149,7 @@ async function buildProxy() {
     ...common,
     entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
     outdir: out,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: ['bufferutil', 'utf-8-validate'],
-    banner: {
-      js: "import { createRequire as __tabmcpRequire } from 'node:module'; const require = __tabmcpRequire(import.meta.url);",
-    },
+    ...forNode,
   });
 }
 

@@ -1,9 +1,10 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../e2e/support/net';
+import { textOf } from '../../e2e/support/results';
 import { startBenchSite } from './bench-site';
-import { freePort } from './rig';
-import { startBenchTabmcp, textOf } from './tabmcp-client';
+import { startBenchTabmcp } from './tabmcp-client';
 
 export interface ColdStart {
   totalMs: number;

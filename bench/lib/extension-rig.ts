@@ -1,9 +1,7 @@
-import { join } from 'node:path';
 import { startBenchSite } from './bench-site';
-import { launchChromium } from './chromium';
 import { startFakeLinkServer } from './fake-link-server';
 import { startFloorServer } from './floor-server';
-import { repoRoot } from './tabmcp-client';
+import { assemble, launchWithFloor } from './parts';
 
 /**
  * tabmcp's real extension driven straight over its WebSocket (no MCP server, no stdio), beside the
@@ -15,23 +13,12 @@ export interface ExtensionRig {
   close(): Promise<void>;
 }
 
-export async function startExtensionRig(): Promise<ExtensionRig> {
-  const closers: Array<() => Promise<void>> = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer().catch(() => {});
-  };
-  try {
-    const site = await startBenchSite();
-    closers.push(site.close);
-    const floor = await startFloorServer();
-    closers.push(floor.close);
-    const link = await startFakeLinkServer();
-    closers.push(link.close);
-    const chromium = await launchChromium([
-      { dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: link.port, token: 'bench-direct' } },
-      { dir: join(repoRoot, 'bench', 'floor-extension'), config: { port: floor.port } },
-    ]);
-    closers.push(chromium.close);
+export function startExtensionRig(): Promise<ExtensionRig> {
+  return assemble(async (parts) => {
+    const site = parts.add(await startBenchSite());
+    const floor = parts.add(await startFloorServer());
+    const link = parts.add(await startFakeLinkServer());
+    parts.add(await launchWithFloor({ port: link.port, token: 'bench-direct' }, floor.port));
     await link.waitForExtension(15_000);
     await link.request({ type: 'connect', requestId: '' });
     const opened = await link.request(
@@ -57,10 +44,7 @@ export async function startExtensionRig(): Promise<ExtensionRig> {
           throw new Error(`direct echo failed: ${JSON.stringify(reply)}`);
       },
       floorRoundTrip: () => floor.roundTrip(floorTab),
-      close,
+      close: parts.close,
     };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  });
 }

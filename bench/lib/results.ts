@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from './tabmcp-client';
+import { repoRoot } from '../../e2e/support/paths';
 
 export const resultsDir = join(repoRoot, 'bench', 'results');
 

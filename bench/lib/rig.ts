@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { freePort } from '../../e2e/support/net';
+import { textOf } from '../../e2e/support/results';
 import { type BenchSite, startBenchSite } from './bench-site';
-import { type LaunchedChromium, launchChromium } from './chromium';
-import { type FloorServer, startFloorServer } from './floor-server';
-import { type BenchTabmcp, repoRoot, residentMiB, startBenchTabmcp, textOf } from './tabmcp-client';
+import { startFloorServer } from './floor-server';
+import { assemble, launchWithFloor } from './parts';
+import { type BenchTabmcp, residentMiB, startBenchTabmcp } from './tabmcp-client';
 
-export async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+export { freePort } from '../../e2e/support/net';
 
 /**
  * One Chromium with both tabmcp's extension and the floor extension, one bench page open and
@@ -35,26 +26,17 @@ export interface Rig {
 }
 
 /** `nodeArgs` go to the tabmcp process, e.g. `--cpu-prof` to see where its share of a call goes. */
-export async function startRig(nodeArgs: string[] = []): Promise<Rig> {
-  const closers: Array<() => Promise<void>> = [];
-  const close = async () => {
-    for (const closer of closers.reverse()) await closer().catch(() => {});
-  };
-  try {
-    const site = await startBenchSite();
-    closers.push(site.close);
-    const floor: FloorServer = await startFloorServer();
-    closers.push(floor.close);
+export function startRig(nodeArgs: string[] = []): Promise<Rig> {
+  return assemble(async (parts) => {
+    const site = parts.add(await startBenchSite());
+    const floor = parts.add(await startFloorServer());
     const linkPort = await freePort();
     const token = randomBytes(24).toString('base64url');
-    const tabmcp = await startBenchTabmcp(['--headless', '--port', String(linkPort), '--token', token], nodeArgs);
-    closers.push(tabmcp.close);
+    const tabmcp = parts.add(
+      await startBenchTabmcp(['--headless', '--port', String(linkPort), '--token', token], nodeArgs),
+    );
     const idleMiB = residentMiB(tabmcp.pid);
-    const chromium: LaunchedChromium = await launchChromium([
-      { dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: linkPort, token } },
-      { dir: join(repoRoot, 'bench', 'floor-extension'), config: { port: floor.port } },
-    ]);
-    closers.push(chromium.close);
+    parts.add(await launchWithFloor({ port: linkPort, token }, floor.port));
     let connected = await tabmcp.call('connect_browser', {});
     for (let attempt = 0; attempt < 5 && connected.isError; attempt++) {
       connected = await tabmcp.call('connect_browser', {});
@@ -80,10 +62,7 @@ export async function startRig(nodeArgs: string[] = []): Promise<Rig> {
       floorRoundTrip: () => floor.roundTrip(floorTab),
       floorPageSdkRoundTrip: () => floor.pageSdkRoundTrip(floorTab),
       workerEcho: () => floor.echo(),
-      close,
+      close: parts.close,
     };
-  } catch (error) {
-    await close();
-    throw error;
-  }
+  });
 }

@@ -1,4 +1,4 @@
-import { DEFAULT_IFRAME_CHANNEL, ErrorCode, ProtocolError } from '@tabmcp/protocol/light';
+import { DEFAULT_IFRAME_CHANNEL, ErrorCode, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { NOTIFICATION_METHODS } from './mcp-dispatch';
 import { TabClient } from './tab-client';
 import type {
@@ -183,7 +183,16 @@ export class McpWindowClient extends EventTarget {
     return {
       info,
       capabilities,
-      request: (method, params) => withTimeout(callDirect(api, method, params), requestTimeoutMs, method),
+      request: (method, params) =>
+        withTimeout(
+          callDirect(api, method, params),
+          requestTimeoutMs,
+          () =>
+            new ProtocolError(
+              ErrorCode.RequestTimeout,
+              `The provider did not answer ${method} within ${requestTimeoutMs} ms`,
+            ),
+        ),
       close: () => api.removeEventListener(MCP_NOTIFICATION_EVENT, onNotification),
     };
   }
@@ -268,23 +277,4 @@ async function callDirect(api: WindowMcpApi, method: string, params: JsonObject)
     default:
       throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new ProtocolError(ErrorCode.RequestTimeout, `The provider did not answer ${what} within ${ms} ms`)),
-      ms,
-    );
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }

@@ -1,4 +1,4 @@
-import { ErrorCode, type JsonSchema, ProtocolError, validateJsonSchema } from '@tabmcp/protocol/light';
+import { ErrorCode, type JsonSchema, ProtocolError, validateJsonSchema, withTimeout } from '@tabmcp/protocol/light';
 import {
   type ArgumentCheck,
   fromObjectSchema,
@@ -209,11 +209,7 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
     }
     let result: CallToolResult;
     try {
-      const value = await withTimeout(
-        new Promise((resolve) => resolve(entry.handler(args))),
-        this.#toolTimeoutMs,
-        descriptor.name,
-      );
+      const value = await runHandler(() => entry.handler(args), this.#toolTimeoutMs, descriptor.name);
       result = toCallToolResult(value, descriptor);
     } catch (error) {
       return errorResult(`${descriptor.name} failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -235,8 +231,7 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
     for (const entry of this.#resources.values()) {
       const variables = entry.match(params?.uri);
       if (variables) {
-        const reading = new Promise<ReadResourceResult>((resolve) => resolve(entry.read(params.uri, variables)));
-        return withTimeout(reading, this.#toolTimeoutMs, `reading ${params.uri}`);
+        return runHandler(() => entry.read(params.uri, variables), this.#toolTimeoutMs, `reading ${params.uri}`);
       }
     }
     throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${params?.uri}"`);
@@ -257,8 +252,7 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
         `Prompt "${params.name}" needs: ${missing.map((arg) => arg.name).join(', ')}`,
       );
     }
-    const getting = new Promise<GetPromptResult>((resolve) => resolve(entry.handler(args)));
-    return withTimeout(getting, this.#toolTimeoutMs, `prompt ${params.name}`);
+    return runHandler(() => entry.handler(args), this.#toolTimeoutMs, `prompt ${params.name}`);
   }
 
   #addResourceEntry(key: string, entry: ResourceEntry): Registration {
@@ -357,20 +351,15 @@ function toCallToolResult(value: unknown, descriptor: ToolDescriptor): CallToolR
   return { content: [{ type: 'text', text }] };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, name: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error instanceof Error ? error : new Error(`${name}: ${String(error)}`));
-      },
-    );
+/**
+ * Runs a page handler under the provider's timeout. Handlers may throw anything (or throw at once);
+ * what comes back is always an Error.
+ */
+function runHandler<T>(handler: () => T | Promise<T>, ms: number, name: string): Promise<T> {
+  const running = new Promise<T>((resolve) => resolve(handler())).catch((error: unknown) => {
+    throw error instanceof Error ? error : new Error(`${name}: ${String(error)}`);
   });
+  return withTimeout(running, ms, () => new Error(`timed out after ${ms} ms`));
 }
 
 /** `product://{id}/reviews/{page}` → a matcher that returns `{id, page}` or undefined. */

@@ -13,3 +13,4 @@ export * from './remote-methods';
 export * from './tab-envelope';
 export * from './tab-wire';
 export * from './tool';
+export * from './with-timeout';

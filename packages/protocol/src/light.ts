@@ -4,3 +4,4 @@ export * from './json-schema';
 export * from './limits';
 export * from './pending-requests';
 export * from './tab-wire';
+export * from './with-timeout';

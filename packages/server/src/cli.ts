@@ -1,17 +1,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
-import { MCP_PATH, serveHttp } from './mcp/serve-http';
 import { serveMcp } from './mcp/serve-mcp';
+import { LineStdioServerTransport } from './mcp/stdio-transport';
 import { type CliOptions, parseCliOptions, USAGE } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
-import { runProxyClient } from './proxy-client/run-proxy-client';
 import { AllView } from './views/all-view';
 
 /** When this process joined another tabmcp, --launch starts a browser only if none is connected yet. */
@@ -30,6 +28,8 @@ async function main(): Promise<void> {
     return;
   }
   if (options.proxy !== undefined) {
+    // Loaded on demand: a default run keeps the proxy client (and the HTTP transport) out of memory.
+    const { runProxyClient } = await import('./proxy-client/run-proxy-client');
     await runProxyClient({ ...options, proxy: options.proxy }, createLogger());
     return;
   }
@@ -89,12 +89,13 @@ async function main(): Promise<void> {
 
   const first = newSession();
   if (options.httpPort !== undefined) {
+    const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
     const http = await serveHttp({ port: options.httpPort, newSession, log });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
-    const transport = new StdioServerTransport();
+    const transport = new LineStdioServerTransport();
     transport.onclose = () => void shutdown('MCP transport closed');
     await serveMcp(first.session, transport);
   }

@@ -1,32 +1,19 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EXTENSION_ORIGIN, ExtensionToServer, parseMessage, ServerToExtension } from '@tabmcp/protocol';
 import fc from 'fast-check';
 import WebSocket from 'ws';
+import { freePort } from '../../../e2e/support/net';
+import { serverBin } from '../../../e2e/support/paths';
+import type { StdioMcp } from '../../../e2e/support/stdio-client';
+import { startTabmcpProcess } from '../../../e2e/support/tabmcp-process';
 
 // TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
 const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
 const FRAMES_PER_RUN = 10;
-const serverBin = resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'tabmcp.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 function opened(url: string, options: WebSocket.ClientOptions): Promise<WebSocket> {
   return new Promise((done, fail) => {
@@ -126,7 +113,7 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
   let extension: WebSocket;
   let port = 0;
   let token = '';
-  let home = '';
+  let tabmcp: StdioMcp;
   const pongs: Array<() => void> = [];
   let baseline: string[] = [];
 
@@ -143,18 +130,13 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
 
   before(async () => {
     assert.ok(existsSync(serverBin), `${serverBin} is missing: run npm run build first`);
-    home = mkdtempSync(join(tmpdir(), 'tabmcp-fuzz-home-'));
     port = await freePort();
     token = randomBytes(24).toString('base64url');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [serverBin, '--port', String(port), '--token', token, '--browser', '/nonexistent/chromium'],
-      env: { ...process.env, TABMCP_HOME: home } as Record<string, string>,
-      stderr: 'pipe',
+    tabmcp = await startTabmcpProcess({
+      args: ['--port', String(port), '--token', token, '--browser', '/nonexistent/chromium'],
+      clientName: 'tabmcp-fuzz',
     });
-    transport.stderr?.on('data', () => {});
-    client = new Client({ name: 'tabmcp-fuzz', version: '1.0.0' });
-    await client.connect(transport);
+    client = tabmcp.client;
     extension = await opened(`ws://127.0.0.1:${port}/?token=${token}`, { origin: EXTENSION_ORIGIN });
     playExtension(extension, pongs);
     extension.send(
@@ -175,8 +157,7 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
 
   after(async () => {
     extension?.terminate();
-    await client?.close();
-    rmSync(home, { recursive: true, force: true });
+    await tabmcp?.close();
   });
 
   it('random extension frames never drop the link, change the tools or stop page tool calls', async () => {

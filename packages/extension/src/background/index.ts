@@ -11,9 +11,10 @@ import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
 import { forwardTabEvents, injectIntoOpenTabs, restoreHub } from './tab-events';
 import { browserInfo } from './tab-info';
+import { workerLog } from './worker-log';
 
 /** The extension's background worker: the hub, its chrome adapters and the browser link. */
-const log = (event: string, details: Record<string, unknown>) => console.debug('[tabmcp]', event, details);
+const log = workerLog;
 
 const hub = new Hub({
   transport: new ChromeTabTransport(log),

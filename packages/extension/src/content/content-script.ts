@@ -1,92 +1,121 @@
 import type { TabClient } from '@tabmcp/page';
 import { type Tool, Tool as ToolSchema, type ToolSource, validate } from '@tabmcp/protocol';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
-import { scheduleDomTools } from './dom-tools';
+import { type DomToolSource, scheduleDomTools } from './dom-tools';
 import { findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
 import { rateLimited } from './rate-limit';
 
 /**
- * The proxy of mcp-b.md, one per tab: finds the page's MCP server, reports its tools to the
- * background over a Port, and relays calls. Runs in the isolated world; the page is untrusted.
+ * The proxy of mcp-b.md, one per tab: finds where the page's tools come from, reports them to the
+ * background over the tab's one Port, and relays calls. Runs in the isolated world; the page is
+ * untrusted. A page with no server of its own gets DOM-derived tools first; when its own server
+ * answers, the same Port switches to it, so the background can never see the two out of order.
  */
 const UPDATE_DEBOUNCE_MS = 500;
-const PAGE_NOTIFICATIONS = new Set([
-  'notifications/resources/list_changed',
-  'notifications/resources/updated',
-  'notifications/prompts/list_changed',
-]);
-type PageNotificationMethod =
-  | 'notifications/resources/list_changed'
-  | 'notifications/resources/updated'
-  | 'notifications/prompts/list_changed';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 const POLL_INTERVAL_MS = 60_000;
 /** Pages with their own tools usually answer well within this; later ones still take precedence. */
 const DOM_TOOLS_AFTER_MS = 400;
 
-async function main(): Promise<void> {
-  // A page that publishes no tools gets DOM-derived ones; its own server, once found, replaces them.
-  const domTools = scheduleDomTools(DOM_TOOLS_AFTER_MS, ['mcp-default', BRIDGE_CHANNEL], reportError);
-  const found = await findPageServer([
-    { channel: 'mcp-default', source: 'mcp-b' },
-    { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
-  ]);
-  if (!found) return;
-  domTools.stop();
-  const { client, source } = found;
+type PageNotificationMethod =
+  | 'notifications/resources/list_changed'
+  | 'notifications/resources/updated'
+  | 'notifications/prompts/list_changed';
+const PAGE_NOTIFICATIONS = new Set<string>([
+  'notifications/resources/list_changed',
+  'notifications/resources/updated',
+  'notifications/prompts/list_changed',
+]);
+
+interface ToolOrigin {
+  client: Pick<TabClient, 'request'>;
+  source: ToolSource;
+  stop(): void;
+}
+
+function main(): void {
+  let origin: ToolOrigin | undefined;
+  let port: TabPort | undefined;
   let lastSent = '';
 
-  // Declared before the port exists; the port's first connect calls it.
-  let port: TabPort | undefined;
   const publish = async (method: 'browser/registerTools' | 'browser/updateTools') => {
-    const tools = await listTools(client, source);
+    const current = origin;
+    if (!current) return;
+    const tools = await listTools(current.client, current.source);
+    // The page's own server may have taken over while this list was on its way.
+    if (origin !== current) return;
     const signature = JSON.stringify(tools);
     if (method === 'browser/updateTools' && signature === lastSent) return;
     lastSent = signature;
     port?.post(
       method === 'browser/registerTools'
-        ? { jsonrpc: '2.0', method, params: { tools, tabUrl: location.href, source } }
-        : { jsonrpc: '2.0', method, params: { tools, source } },
+        ? { jsonrpc: '2.0', method, params: { tools, tabUrl: location.href, source: current.source } }
+        : { jsonrpc: '2.0', method, params: { tools, source: current.source } },
     );
   };
-
+  const register = () => void publish('browser/registerTools').catch(reportError);
   const updates = rateLimited(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);
-  client.onnotification = (notification) => {
-    if (PAGE_NOTIFICATIONS.has(notification.method)) {
-      port?.post({
-        jsonrpc: '2.0',
-        method: 'browser/pageNotification',
-        params: {
-          method: notification.method as PageNotificationMethod,
-          ...(isRecord(notification.params) ? { params: notification.params } : {}),
-        },
-      });
-      return;
-    }
-    if (notification.method !== 'notifications/tools/list_changed') return;
-    updates.schedule();
+  // Calls go to whichever origin is current when they arrive.
+  const router: Pick<TabClient, 'request'> = {
+    request: (method, params) =>
+      origin ? origin.client.request(method, params) : Promise.reject(new Error('This page has no tools yet')),
   };
-  // Pages that never send list_changed still get their changes seen, at a slow pace.
-  const poll = setInterval(() => void publish('browser/updateTools').catch(reportError), POLL_INTERVAL_MS);
-  port = connectPort(
-    client,
-    () => void publish('browser/registerTools').catch(reportError),
-    () => {
-      clearInterval(poll);
-      client.close('The extension went away');
-    },
-  );
-  client.onclose = () => {
+  const poll = setInterval(() => updates.schedule(), POLL_INTERVAL_MS);
+
+  const shutDown = () => {
     clearInterval(poll);
+    domTools.cancel();
+    const current = origin;
+    origin = undefined;
+    current?.stop();
     port?.close();
   };
+
+  const use = (next: ToolOrigin) => {
+    origin?.stop();
+    origin = next;
+    if (port) register();
+    else port = connectPort(router, register, shutDown);
+  };
+
+  const domTools = scheduleDomTools(
+    DOM_TOOLS_AFTER_MS,
+    ['mcp-default', BRIDGE_CHANNEL],
+    (dom: DomToolSource) => {
+      if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
+      else dom.stop();
+    },
+    () => updates.schedule(),
+    reportError,
+  );
+
+  findPageServer([
+    { channel: 'mcp-default', source: 'mcp-b' },
+    { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
+  ]).then((found) => {
+    if (!found) return;
+    domTools.cancel();
+    const { client, source } = found;
+    client.onnotification = (notification) => {
+      if (PAGE_NOTIFICATIONS.has(notification.method)) {
+        port?.post({
+          jsonrpc: '2.0',
+          method: 'browser/pageNotification',
+          params: {
+            method: notification.method as PageNotificationMethod,
+            ...(isRecord(notification.params) ? { params: notification.params } : {}),
+          },
+        });
+      } else if (notification.method === 'notifications/tools/list_changed') {
+        updates.schedule();
+      }
+    };
+    client.onclose = shutDown;
+    use({ client, source, stop: () => client.close('Replaced') });
+  }, reportError);
 }
 
-async function listTools(client: TabClient, source: ToolSource): Promise<Tool[]> {
+async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource): Promise<Tool[]> {
   const result = (await client.request('tools/list')) as { tools?: unknown };
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
   // One malformed tool must not hide the page's other tools: drop it here with its reason.
@@ -98,6 +127,10 @@ async function listTools(client: TabClient, source: ToolSource): Promise<Tool[]>
   });
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function reportError(error: unknown): void {
   console.debug('[tabmcp]', error instanceof Error ? error.message : error);
 }
@@ -107,5 +140,5 @@ const marker = Symbol.for('tabmcp.content');
 const scope = globalThis as { [marker]?: boolean };
 if (!scope[marker]) {
   scope[marker] = true;
-  main().catch(reportError);
+  main();
 }

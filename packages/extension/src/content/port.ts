@@ -19,7 +19,8 @@ const MAX_RECONNECTS = 20;
 /**
  * The tab's Port to the background. It answers executeTool requests through the page client and,
  * when the extension worker is stopped or restarted, connects again (which wakes the worker) and
- * calls `onconnect` so the tab registers its tools anew.
+ * calls `onconnect` so the tab registers its tools anew. A page kept in the back/forward cache
+ * gives up its Port while it is hidden and opens a new one when it is shown again.
  */
 export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () => void, onclose: () => void): TabPort {
   let port: chrome.runtime.Port | undefined;
@@ -91,6 +92,18 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
     port = undefined;
     onclose();
   };
+
+  window.addEventListener('pagehide', (event) => {
+    if (!event.persisted || closed || !port) return;
+    const cached = port;
+    port = undefined;
+    cached.disconnect();
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted || closed || port) return;
+    reconnects = 0;
+    open();
+  });
 
   open();
   return {

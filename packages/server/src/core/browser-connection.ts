@@ -40,5 +40,13 @@ export interface BrowserConnection {
 
 /** Starts a browser with the extension; throws a ProtocolError whose message tells how to install one. */
 export interface BrowserLauncher {
-  launch(): Promise<void>;
+  launch(request?: LaunchRequest): Promise<void>;
+}
+
+export interface LaunchRequest {
+  /**
+   * When the link to the extension last dropped (performance.now()). A browser this launcher
+   * started before then may be dying: the link drops a little before its process is reaped.
+   */
+  linkDroppedAt?: number;
 }

@@ -74,6 +74,8 @@ export class BrowserSession {
   /** The agent asked to be connected: a dropped link reconnects by itself. */
   #wantConnected = false;
   #browser: BrowserInfo | undefined;
+  /** performance.now() of the last link drop, so a relaunch does not mistake a dying browser for a live one. */
+  #linkDroppedAt: number | undefined;
   #focusedTabId: number | null = null;
   #pageTools: ExposedPageTool[] = [];
   #announced = '';
@@ -370,7 +372,7 @@ export class BrowserSession {
         if (!this.#launcher) return errorResult('Launching is disabled in this tabmcp server.');
         progress('Launching Chromium with the tabmcp extension');
         try {
-          await this.#launcher.launch();
+          await this.#launcher.launch({ linkDroppedAt: this.#linkDroppedAt });
         } catch (error) {
           return jsonResult({ connected: false, error: 'No browser found', instructions: errorMessage(error) }, true);
         }
@@ -567,6 +569,7 @@ export class BrowserSession {
 
   #onLinkDown(reason: string): void {
     this.#log('session.disconnected', { reason });
+    this.#linkDroppedAt = performance.now();
     for (const tabId of [...this.#pendingEmpty.keys()]) this.#cancelPendingEmpty(tabId);
     if (!this.#connected) return;
     this.#connected = false;

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
-import type { BrowserLauncher } from '../core/browser-connection';
+import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
 
 export interface LaunchOptions {
@@ -13,11 +14,18 @@ export interface LaunchOptions {
   token: string;
   headless: boolean;
   startUrl?: string;
+  /** After the link dropped, how long a launch waits for the old browser to exit (default 2 s). */
+  exitGraceMs?: number;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
 /** How long stop() waits for the browser to exit before removing its profile anyway. */
 const STOP_WAIT_MS = 3_000;
+/**
+ * After the link dropped, how long a launch request waits for the old browser to exit before it
+ * concludes the browser is alive (only its extension worker restarted) and launches nothing.
+ */
+const EXIT_GRACE_MS = 2_000;
 
 /**
  * Starts Chromium on a fresh profile with a copy of the extension that already knows the link's
@@ -28,6 +36,7 @@ export class ChromiumLauncher implements BrowserLauncher {
   readonly #options: LaunchOptions;
   #child: ChildProcess | undefined;
   #profileDir: string | undefined;
+  #startedAt = 0;
 
   constructor(options: LaunchOptions) {
     this.#options = options;
@@ -37,10 +46,19 @@ export class ChromiumLauncher implements BrowserLauncher {
     return this.#child !== undefined && this.#child.exitCode === null;
   }
 
-  async launch(): Promise<void> {
+  async launch(request: LaunchRequest = {}): Promise<void> {
+    const previous = this.#child;
+    const droppedAt = request.linkDroppedAt;
+    if (previous && this.running && droppedAt !== undefined && this.#startedAt <= droppedAt) {
+      this.#options.log?.('browser.awaiting-exit', { pid: previous.pid });
+      await waitForExit(previous, this.#options.exitGraceMs ?? EXIT_GRACE_MS);
+    }
     if (this.running) return;
     const executable = findBrowser(this.#options.browserPath);
     if (!executable) throw new ProtocolError(ErrorCode.ServerError, INSTALL_INSTRUCTIONS);
+    // The profile of a browser that died (crashed, killed, closed by the user) is no longer needed.
+    const deadProfile = this.#profileDir;
+    if (deadProfile) rm(deadProfile, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
     const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-profile-'));
     const extensionDir = join(profileDir, 'extension');
     cpSync(this.#options.extensionDir, extensionDir, { recursive: true });
@@ -75,6 +93,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     const logFd = openSync(join(profileDir, 'chromium.log'), 'a');
     const child = spawn(executable, args, { detached: true, stdio: ['ignore', logFd, logFd] });
     this.#child = child;
+    this.#startedAt = performance.now();
     this.#profileDir = profileDir;
     this.#options.log?.('browser.launched', { executable, pid: child.pid, profileDir });
     await new Promise<void>((resolve, reject) => {
@@ -116,4 +135,17 @@ export class ChromiumLauncher implements BrowserLauncher {
     clearTimeout(timer);
     rmSync(profileDir, { recursive: true, force: true, maxRetries: 3 });
   }
+}
+
+function waitForExit(child: ChildProcess, timeoutMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      child.off('exit', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    child.once('exit', done);
+  });
 }

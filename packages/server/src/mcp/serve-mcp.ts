@@ -2,6 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpView } from '../views/mcp-view';
+import { ProtocolJsonSchemaValidator } from './json-schema-validator';
 import { hasPagePrimitives, PAGE_CAPABILITIES, servePagePrimitives } from './page-resources';
 
 export const SERVER_VERSION = '0.1.0';
@@ -20,6 +21,7 @@ export async function serveMcp(session: McpView, transport: Transport): Promise<
         tools: { listChanged: true },
       },
       instructions: INSTRUCTIONS,
+      jsonSchemaValidator: new ProtocolJsonSchemaValidator(),
     },
   );
   if (hasPagePrimitives(session)) servePagePrimitives(server, session);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { MCP_PATH, serveHttp } from '../mcp/serve-http';
 import { serveMcp } from '../mcp/serve-mcp';
+import { LineStdioServerTransport } from '../mcp/stdio-transport';
 import type { CliOptions } from '../options';
 import { ProxyBrowserConnection } from './proxy-browser-connection';
 import { ProxySession } from './proxy-session';
@@ -78,7 +78,7 @@ export async function runProxyClient(
     return;
   }
   process.stdin.on('end', () => void shutdown('stdin closed'));
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioServerTransport();
   transport.onclose = () => void shutdown('MCP transport closed');
   await serveMcp(newSession().session, transport);
 }

@@ -1,0 +1,25 @@
+import type {
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/sdk/validation/types.js';
+import { validateJsonSchema } from '@tabmcp/protocol';
+
+/**
+ * The MCP SDK checks elicitation and tool output schemas with a JSON Schema validator; by default
+ * it builds Ajv, which costs the server process about 6 MiB resident (DESIGN.md memory bar).
+ * tabmcp already has a checker for tool arguments: the same one serves the SDK.
+ */
+export class ProtocolJsonSchemaValidator implements jsonSchemaValidator {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    return (input: unknown) => {
+      const problems = validateJsonSchema(schema as Record<string, unknown>, input, 'value');
+      return problems.length === 0
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: problems.join('; ') };
+    };
+  }
+}
+
+// scripts/build.mjs points the SDK's `validation/ajv-provider.js` here, so Ajv stays out of the bundle.
+export { ProtocolJsonSchemaValidator as AjvJsonSchemaValidator };
