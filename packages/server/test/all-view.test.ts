@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ServerRequest, Tool } from '@tabmcp/protocol';
 import { BrowserSession } from '../src/core/session';
+import { hasPagePrimitives } from '../src/mcp/page-resources';
 import { AllView } from '../src/views/all-view';
 import { FakeBrowser } from './fake-connection';
 
@@ -88,5 +89,25 @@ describe('the all view', () => {
     assert.match(JSON.stringify(failed.content), /closed.*List the tools again/);
     const unknown = await view.callTool('website_tool_nowhere_tab1_x', {});
     assert.equal(unknown.isError, true);
+  });
+});
+
+describe('the all view and page resources', () => {
+  it("passes the focused tab's resources and prompts through, like the focused view", async () => {
+    const { view, session, settle } = setup();
+    assert.ok(hasPagePrimitives(view), 'the MCP face declares resources and prompts for the all view too');
+    await view.callTool('connect_browser', {});
+    assert.equal(view.requestFocusedPage('resources/list'), undefined, 'no tab focused yet');
+    await view.callTool('open_tab', { url: 'http://shop.test/' });
+    await settle();
+    const events: string[] = [];
+    view.onpageevent = (event) => events.push(event.type);
+    assert.equal(session.onpageevent, view.onpageevent);
+    assert.deepEqual(await view.requestFocusedPage('resources/list'), {
+      tabId: session.focusedTabId,
+      method: 'resources/list',
+    });
+    await view.callTool('open_tab', { url: 'http://shop.test/second' });
+    assert.deepEqual(events, ['focus']);
   });
 });

@@ -533,8 +533,8 @@ export class BrowserSession {
         }
         this.#cancelPendingEmpty(event.tabId);
         if (tab) tab.tools = event.tools;
-        if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#focusedTabId = event.tabId;
-        if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
+        if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#setFocus(event.tabId);
+        else if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
         return;
       }
       case 'pageNotification':

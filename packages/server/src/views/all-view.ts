@@ -10,10 +10,11 @@ import {
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
+import type { PageEvent, PagePrimitives } from '../mcp/page-resources';
 import type { McpView } from './mcp-view';
 
 /** The session's face that the `all` view builds on. */
-export interface SessionView extends McpView {
+export interface SessionView extends McpView, PagePrimitives {
   readonly state: string;
 }
 
@@ -69,6 +70,19 @@ export class AllView implements McpView {
     session.ontoolschanged = () => this.#schedule();
     this.#announced = this.#signature();
     if (link.isUp) this.#refresh();
+  }
+
+  // The focused tab's resources and prompts are the same in both views.
+  requestFocusedPage(...args: Parameters<PagePrimitives['requestFocusedPage']>) {
+    return this.#session.requestFocusedPage(...args);
+  }
+
+  get onpageevent(): ((event: PageEvent) => void) | undefined {
+    return this.#session.onpageevent;
+  }
+
+  set onpageevent(listener: ((event: PageEvent) => void) | undefined) {
+    this.#session.onpageevent = listener;
   }
 
   listTools(): ListedTool[] {
