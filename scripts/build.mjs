@@ -1,6 +1,6 @@
 // Builds the extension, the page SDK script and the tabmcp server bundle with esbuild.
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -27,76 +27,97 @@ const forNode = {
   },
 };
 
+/**
+ * Builds a package's dist/ in a staging folder beside it and swaps it in at the end, so a test or a
+ * running tabmcp never sees a half-built dist/ (a plain rebuild deletes it first).
+ */
+async function buildInto(out, fill) {
+  const staging = `${out}-staging-${process.pid}`;
+  const retired = `${out}-old-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  try {
+    await fill(staging);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (existsSync(out)) renameSync(out, retired);
+  renameSync(staging, out);
+  rmSync(retired, { recursive: true, force: true });
+}
+
 async function buildExtension() {
-  const out = join(pkg('extension'), 'dist');
-  rmSync(out, { recursive: true, force: true });
-  mkdirSync(out, { recursive: true });
-  const bundle = (name, entry, options = {}) =>
-    build({
-      ...common,
-      entryPoints: { [name]: join(pkg('extension'), 'src', entry) },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-      ...options,
-    });
-  await Promise.all([
-    bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
-    bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
-    bundle('bridge', 'bridge/main-world.ts', { minify: true }),
-    bundle('popup', 'popup/popup.ts'),
-    bundle('options', 'options/options.ts'),
-  ]);
-  cpSync(join(pkg('extension'), 'src/options/options.html'), join(out, 'options.html'));
-  const staticDir = join(pkg('extension'), 'static');
-  if (existsSync(staticDir)) cpSync(staticDir, out, { recursive: true });
-  const manifest = {
-    manifest_version: 3,
-    name: 'tabmcp',
-    version,
-    description: 'Hands the tools of your open tabs to AI agents (MCP clients) through the local tabmcp server.',
-    key: publicKey,
-    minimum_chrome_version: '111',
-    background: { service_worker: 'background.js', type: 'module' },
-    permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger'],
-    host_permissions: ['<all_urls>'],
-    content_scripts: [
-      { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },
-      { matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_idle' },
-    ],
-    action: { default_title: 'tabmcp', default_popup: 'popup.html' },
-    options_ui: { page: 'options.html', open_in_tab: true },
-  };
-  writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  writeFileSync(join(out, 'config.json'), `${JSON.stringify({ port: 8765 })}\n`);
+  await buildInto(join(pkg('extension'), 'dist'), async (out) => {
+    const bundle = (name, entry, options = {}) =>
+      build({
+        ...common,
+        entryPoints: { [name]: join(pkg('extension'), 'src', entry) },
+        outdir: out,
+        format: 'iife',
+        platform: 'browser',
+        ...options,
+      });
+    await Promise.all([
+      bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
+      bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
+      bundle('bridge', 'bridge/main-world.ts', { minify: true }),
+      bundle('popup', 'popup/popup.ts'),
+      bundle('options', 'options/options.ts'),
+    ]);
+    cpSync(join(pkg('extension'), 'src/options/options.html'), join(out, 'options.html'));
+    const staticDir = join(pkg('extension'), 'static');
+    if (existsSync(staticDir)) cpSync(staticDir, out, { recursive: true });
+    const manifest = {
+      manifest_version: 3,
+      name: 'tabmcp',
+      version,
+      description: 'Hands the tools of your open tabs to AI agents (MCP clients) through the local tabmcp server.',
+      key: publicKey,
+      minimum_chrome_version: '111',
+      background: { service_worker: 'background.js', type: 'module' },
+      permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger'],
+      host_permissions: ['<all_urls>'],
+      content_scripts: [
+        { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },
+        { matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_idle' },
+      ],
+      action: { default_title: 'tabmcp', default_popup: 'popup.html' },
+      options_ui: { page: 'options.html', open_in_tab: true },
+    };
+    writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(join(out, 'config.json'), `${JSON.stringify({ port: 8765 })}\n`);
+  });
 }
 
 async function buildPageScript() {
-  const out = join(pkg('page'), 'dist');
-  rmSync(out, { recursive: true, force: true });
-  await Promise.all([
-    build({
-      ...common,
-      entryPoints: { 'tabmcp-page': join(pkg('page'), 'src/script.ts') },
-      outdir: out,
-      format: 'iife',
-      platform: 'browser',
-      minify: true,
-    }),
-    // ESM for bundlers (Vite, webpack), with the zod-free protocol part inlined, and declarations.
-    build({
-      ...common,
-      entryPoints: { index: join(pkg('page'), 'src/index.ts') },
-      outdir: join(out, 'esm'),
-      format: 'esm',
-      platform: 'browser',
-    }),
-    execFileAsync(process.execPath, [
-      join(root, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      join(pkg('page'), 'tsconfig.build.json'),
-    ]),
-  ]);
+  await buildInto(join(pkg('page'), 'dist'), async (out) => {
+    await Promise.all([
+      build({
+        ...common,
+        entryPoints: { 'tabmcp-page': join(pkg('page'), 'src/script.ts') },
+        outdir: out,
+        format: 'iife',
+        platform: 'browser',
+        minify: true,
+      }),
+      // ESM for bundlers (Vite, webpack), with the zod-free protocol part inlined, and declarations.
+      build({
+        ...common,
+        entryPoints: { index: join(pkg('page'), 'src/index.ts') },
+        outdir: join(out, 'esm'),
+        format: 'esm',
+        platform: 'browser',
+      }),
+      execFileAsync(process.execPath, [
+        join(root, 'node_modules/typescript/bin/tsc'),
+        '-p',
+        join(pkg('page'), 'tsconfig.build.json'),
+        '--outDir',
+        join(out, 'esm'),
+      ]),
+    ]);
+  });
 }
 
 // The MCP SDK's Server builds Ajv unless given a validator; serve-mcp.ts gives it ours, so Ajv's
@@ -123,33 +144,33 @@ const zodEnglishOnly = {
 };
 
 async function buildServer() {
-  const out = join(pkg('server'), 'dist');
-  rmSync(out, { recursive: true, force: true });
-  await build({
-    ...common,
-    entryPoints: { tabmcp: join(pkg('server'), 'src/entry.ts') },
-    outdir: out,
-    ...forNode,
-    // What a default stdio run does not need (--http, --proxy) loads on demand from its own chunk.
-    // Chunks sit beside tabmcp.js: options.ts finds the extension relative to the running file.
-    splitting: true,
-    chunkNames: '[name]-[hash]',
-    // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
-    // back through the linked source maps with `node --enable-source-maps`.
-    minify: true,
-    plugins: [sdkWithoutAjv, zodEnglishOnly],
+  await buildInto(join(pkg('server'), 'dist'), async (out) => {
+    await build({
+      ...common,
+      entryPoints: { tabmcp: join(pkg('server'), 'src/entry.ts') },
+      outdir: out,
+      ...forNode,
+      // What a default stdio run does not need (--http, --proxy) loads on demand from its own chunk.
+      // Chunks sit beside tabmcp.js: options.ts finds the extension relative to the running file.
+      splitting: true,
+      chunkNames: '[name]-[hash]',
+      // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
+      // back through the linked source maps with `node --enable-source-maps`.
+      minify: true,
+      plugins: [sdkWithoutAjv, zodEnglishOnly],
+    });
   });
 }
 
 // The remote proxy's CLI (`tabmcp-proxy`, docs/proxy.md) as one Node file.
 async function buildProxy() {
-  const out = join(pkg('proxy'), 'dist');
-  rmSync(out, { recursive: true, force: true });
-  await build({
-    ...common,
-    entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
-    outdir: out,
-    ...forNode,
+  await buildInto(join(pkg('proxy'), 'dist'), async (out) => {
+    await build({
+      ...common,
+      entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
+      outdir: out,
+      ...forNode,
+    });
   });
 }
 

@@ -1,6 +1,7 @@
 import type { Hub } from '@tabmcp/hub';
 import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
 import { browserInfo, toTabInfo } from './tab-info';
+import { waitForTabLoad } from './tab-load';
 
 const LOAD_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_WAIT_MS = 3_000;
@@ -115,38 +116,11 @@ async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
 }
 
 function waitForLoad(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab> {
-  return new Promise((resolve, reject) => {
-    const finish = (outcome: () => void) => {
-      clearTimeout(timer);
-      chrome.tabs.onUpdated.removeListener(onUpdated);
-      chrome.tabs.onRemoved.removeListener(onRemoved);
-      outcome();
-    };
-    const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
-      if (id === tabId && change.status === 'complete') finish(() => resolve(tab));
-    };
-    const onRemoved = (id: number) => {
-      if (id === tabId)
-        finish(() => reject(new ProtocolError(ErrorCode.TabNotFound, `Tab ${tabId} was closed while loading`)));
-    };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new ProtocolError(ErrorCode.RequestTimeout, `Tab ${tabId} did not finish loading within ${timeoutMs} ms`),
-          ),
-        ),
-      timeoutMs,
-    );
-    chrome.tabs.onUpdated.addListener(onUpdated);
-    chrome.tabs.onRemoved.addListener(onRemoved);
-    // It may have loaded before the listeners were added.
-    chrome.tabs.get(tabId).then(
-      (tab) => {
-        if (tab.status === 'complete') finish(() => resolve(tab));
-      },
-      () => {},
-    );
+  return waitForTabLoad(tabId, {
+    timeoutMs,
+    afterLoading: false,
+    start: async () => {},
+    done: (tab) => tab.status === 'complete',
   });
 }
 

@@ -14,8 +14,11 @@ import { findModelContext } from './webmcp-context';
  * `mcp-default`, which the content script prefers, so no page is listed twice.
  */
 const API_METHODS = ['listTools', 'callTool', 'addEventListener'] as const;
-const LOOK_FOR_MS = 5_000;
-const LOOK_EVERY_MS = 100;
+/** Most pages publish right away: look often at first, then now and then for a minute. */
+const LOOK_OFTEN_FOR_MS = 5_000;
+const LOOK_OFTEN_EVERY_MS = 100;
+const LOOK_FOR_MS = 60_000;
+const LOOK_SELDOM_EVERY_MS = 1_000;
 
 function findWindowMcp(): WindowMcpApi | undefined {
   const candidate = (window as { mcp?: unknown }).mcp;
@@ -52,8 +55,10 @@ function start(): void {
       await serveWebMcp();
       return;
     }
-    if (Date.now() - startedAt < LOOK_FOR_MS) {
-      setTimeout(() => void look().catch(report), LOOK_EVERY_MS);
+    const elapsed = Date.now() - startedAt;
+    if (elapsed < LOOK_FOR_MS) {
+      const every = elapsed < LOOK_OFTEN_FOR_MS ? LOOK_OFTEN_EVERY_MS : LOOK_SELDOM_EVERY_MS;
+      setTimeout(() => void look().catch(report), every);
       return;
     }
     // A WebMCP page that registers its first tool late still gets served.

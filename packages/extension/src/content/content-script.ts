@@ -1,8 +1,9 @@
 import type { TabClient } from '@tabmcp/page';
 import { type Tool, Tool as ToolSchema, type ToolSource, validate } from '@tabmcp/protocol';
+import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
 import { type DomToolSource, scheduleDomTools } from './dom-tools';
-import { findPageServer } from './find-page-server';
+import { type Candidate, findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
 import { rateLimited } from './rate-limit';
 
@@ -14,6 +15,11 @@ import { rateLimited } from './rate-limit';
  */
 const UPDATE_DEBOUNCE_MS = 500;
 const POLL_INTERVAL_MS = 60_000;
+/** Where a page's own tools may answer, in order of preference. */
+const PAGE_SERVERS: Candidate[] = [
+  { channel: 'mcp-default', source: 'mcp-b' },
+  { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
+];
 /** Pages with their own tools usually answer well within this; later ones still take precedence. */
 const DOM_TOOLS_AFTER_MS = 400;
 
@@ -80,7 +86,7 @@ function main(): void {
 
   const domTools = scheduleDomTools(
     DOM_TOOLS_AFTER_MS,
-    ['mcp-default', BRIDGE_CHANNEL],
+    PAGE_SERVERS.map(({ channel }) => channel),
     (dom: DomToolSource) => {
       if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
       else dom.stop();
@@ -89,30 +95,48 @@ function main(): void {
     reportError,
   );
 
-  findPageServer([
-    { channel: 'mcp-default', source: 'mcp-b' },
-    { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
-  ]).then((found) => {
-    if (!found) return;
-    domTools.cancel();
-    const { client, source } = found;
-    client.onnotification = (notification) => {
-      if (PAGE_NOTIFICATIONS.has(notification.method)) {
-        port?.post({
-          jsonrpc: '2.0',
-          method: 'browser/pageNotification',
-          params: {
-            method: notification.method as PageNotificationMethod,
-            ...(isRecord(notification.params) ? { params: notification.params } : {}),
-          },
-        });
-      } else if (notification.method === 'notifications/tools/list_changed') {
-        updates.schedule();
-      }
+  // A server that starts after discovery gave up (a late `window.mcp`, an SDK loaded on demand)
+  // announces itself with mcp-server-ready: look again then.
+  const discoverLater = () => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== window) return;
+      const announced = PAGE_SERVERS.some(
+        ({ channel }) =>
+          isTabEnvelope(event.data, channel, 'server-to-client') && event.data.payload === 'mcp-server-ready',
+      );
+      if (!announced) return;
+      window.removeEventListener('message', onMessage);
+      discover();
     };
-    client.onclose = shutDown;
-    use({ client, source, stop: () => client.close('Replaced') });
-  }, reportError);
+    window.addEventListener('message', onMessage);
+  };
+
+  const discover = () =>
+    findPageServer(PAGE_SERVERS).then((found) => {
+      if (!found) {
+        discoverLater();
+        return;
+      }
+      domTools.cancel();
+      const { client, source } = found;
+      client.onnotification = (notification) => {
+        if (PAGE_NOTIFICATIONS.has(notification.method)) {
+          port?.post({
+            jsonrpc: '2.0',
+            method: 'browser/pageNotification',
+            params: {
+              method: notification.method as PageNotificationMethod,
+              ...(isRecord(notification.params) ? { params: notification.params } : {}),
+            },
+          });
+        } else if (notification.method === 'notifications/tools/list_changed') {
+          updates.schedule();
+        }
+      };
+      client.onclose = shutDown;
+      use({ client, source, stop: () => client.close('Replaced') });
+    }, reportError);
+  discover();
 }
 
 async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource): Promise<Tool[]> {

@@ -12,6 +12,7 @@ import {
 import { z } from 'zod';
 import type { PageEvent } from '../mcp/page-resources';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
+import { ListAnnouncer } from './list-announcer';
 import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
 
@@ -78,8 +79,7 @@ export class BrowserSession {
   #linkDroppedAt: number | undefined;
   #focusedTabId: number | null = null;
   #pageTools: ExposedPageTool[] = [];
-  #announced = '';
-  #announceScheduled = false;
+  readonly #announcer: ListAnnouncer;
   readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
   ontoolschanged: (() => void) | undefined;
   /** Focus moved, or the focused page announced a resources/prompts change (mcp/page-resources.ts). */
@@ -102,7 +102,10 @@ export class BrowserSession {
     this.#connection.onevent = (event) => this.#onEvent(event);
     this.#connection.ondown = (reason) => this.#onLinkDown(reason);
     this.#connection.onup = () => this.#onLinkUp();
-    this.#announced = this.#signature();
+    this.#announcer = new ListAnnouncer(
+      () => this.listTools(),
+      () => this.ontoolschanged?.(),
+    );
   }
 
   get state(): 'DISCONNECTED' | 'CONNECTED_NO_TABS' | 'CONNECTED_NO_FOCUS' | 'TAB_FOCUSED' {
@@ -449,7 +452,7 @@ export class BrowserSession {
     if (existing && existing.tools.length > 0 && tab.tools.length === 0) tab.tools = existing.tools;
     this.#tabs.set(tab.id, tab);
     if (focus) this.#setFocus(tab.id);
-    else this.#scheduleAnnounce();
+    else this.#announcer.schedule();
     return jsonResult({
       tab: { id: tab.id, title: tab.title, url: tab.url },
       focused: focus,
@@ -495,7 +498,7 @@ export class BrowserSession {
     this.#cancelPendingEmpty(tabId);
     this.#tabs.delete(tabId);
     if (this.#focusedTabId === tabId) this.#setFocus(null);
-    else this.#scheduleAnnounce();
+    else this.#announcer.schedule();
   }
 
   #setFocus(tabId: number | null): void {
@@ -508,7 +511,7 @@ export class BrowserSession {
   #refreshPageTools(): void {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
     this.#pageTools = tab ? exposePageTools(tab.tools, new Set(this.#coreTools.keys())) : [];
-    this.#scheduleAnnounce();
+    this.#announcer.schedule();
   }
 
   #onEvent(event: BrowserEvent): void {
@@ -518,7 +521,7 @@ export class BrowserSession {
       case 'tabUpdated': {
         const existing = this.#tabs.get(event.tab.id);
         this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: existing?.tools ?? [] });
-        this.#scheduleAnnounce();
+        this.#announcer.schedule();
         return;
       }
       case 'tabClosed':
@@ -575,7 +578,7 @@ export class BrowserSession {
     this.#connected = false;
     this.#tabs.clear();
     this.#pageTools = [];
-    this.#scheduleAnnounce();
+    this.#announcer.schedule();
   }
 
   #onLinkUp(): void {
@@ -584,23 +587,6 @@ export class BrowserSession {
       () => this.#log('link.recovered', { tabs: this.#tabs.size }),
       (error: unknown) => this.#log('link.recover-failed', { error: errorMessage(error) }),
     );
-  }
-
-  /** Coalesces the changes of one tick into at most one list_changed, and only when the list differs. */
-  #scheduleAnnounce(): void {
-    if (this.#announceScheduled) return;
-    this.#announceScheduled = true;
-    queueMicrotask(() => {
-      this.#announceScheduled = false;
-      const signature = this.#signature();
-      if (signature === this.#announced) return;
-      this.#announced = signature;
-      this.ontoolschanged?.();
-    });
-  }
-
-  #signature(): string {
-    return JSON.stringify(this.listTools());
   }
 }
 

@@ -13,6 +13,7 @@ import {
   type TabInfo,
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
+import { UpSignal } from '../core/up-signal';
 import { withId } from './extension-mux';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
@@ -28,7 +29,7 @@ const PAGE_LOAD_BUDGET_MS = 30_000;
  */
 export class LinkEndpoint implements BrowserConnection {
   readonly #pending = new PendingRequests<Reply>();
-  readonly #upWaiters = new Set<(up: boolean) => void>();
+  readonly #upSignal = new UpSignal();
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   #send: ((message: ServerToExtension) => void) | undefined;
   onevent: BrowserConnection['onevent'];
@@ -55,7 +56,7 @@ export class LinkEndpoint implements BrowserConnection {
     const wasUp = this.isUp;
     this.#send = send;
     if (wasUp) return;
-    for (const waiter of [...this.#upWaiters]) waiter(true);
+    this.#upSignal.notifyUp();
     this.onup?.();
   }
 
@@ -93,16 +94,7 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    if (this.isUp) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (up: boolean) => {
-        clearTimeout(timer);
-        this.#upWaiters.delete(done);
-        resolve(up);
-      };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.#upWaiters.add(done);
-    });
+    return this.#upSignal.wait(this.isUp, timeoutMs);
   }
 
   async connect() {

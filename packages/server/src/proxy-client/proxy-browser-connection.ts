@@ -18,6 +18,7 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
+import { UpSignal } from '../core/up-signal';
 import { chooseExtension } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
@@ -62,7 +63,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
     Pick<ProxyConnectionOptions, 'browserName' | 'extensionId'>;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
-  readonly #upWaiters = new Set<(up: boolean) => void>();
+  readonly #upSignal = new UpSignal();
   #rpc: ProxyRpc | undefined;
   #up = false;
   #epoch = 0;
@@ -112,16 +113,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    if (this.#up) return Promise.resolve(true);
-    return new Promise((resolve) => {
-      const done = (up: boolean) => {
-        clearTimeout(timer);
-        this.#upWaiters.delete(done);
-        resolve(up);
-      };
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.#upWaiters.add(done);
-    });
+    return this.#upSignal.wait(this.#up, timeoutMs);
   }
 
   async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
@@ -268,7 +260,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#epoch += 1;
     this.#problem = '';
     this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
-    for (const waiter of [...this.#upWaiters]) waiter(true);
+    this.#upSignal.notifyUp();
     this.onup?.();
     void this.#poll(rpc, this.#epoch);
     return true;

@@ -8,6 +8,7 @@ import {
   validateJsonSchema,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
+import { ListAnnouncer } from '../core/list-announcer';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
 import type { PageEvent, PagePrimitives } from '../mcp/page-resources';
@@ -45,8 +46,7 @@ export class AllView implements McpView {
   readonly #timeoutMs: number | undefined;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   #hubTools = new Map<string, Tool>();
-  #announced = '';
-  #scheduled = false;
+  readonly #announcer: ListAnnouncer;
   ontoolschanged: (() => void) | undefined;
 
   constructor(session: SessionView, link: HubLink, options: AllViewOptions = {}) {
@@ -67,8 +67,11 @@ export class AllView implements McpView {
     };
     // While the link is down the session is DISCONNECTED, which hides the hub tools; the list is
     // kept so a call right after the extension dials in again (worker restart) still finds its tool.
-    session.ontoolschanged = () => this.#schedule();
-    this.#announced = this.#signature();
+    this.#announcer = new ListAnnouncer(
+      () => this.listTools(),
+      () => this.ontoolschanged?.(),
+    );
+    session.ontoolschanged = () => this.#announcer.schedule();
     if (link.isUp) this.#refresh();
   }
 
@@ -133,24 +136,7 @@ export class AllView implements McpView {
 
   #setHubTools(tools: Tool[]): void {
     this.#hubTools = new Map(tools.map((tool) => [tool.name, tool]));
-    this.#schedule();
-  }
-
-  /** One list_changed per tick, and only when the list an agent would get differs. */
-  #schedule(): void {
-    if (this.#scheduled) return;
-    this.#scheduled = true;
-    queueMicrotask(() => {
-      this.#scheduled = false;
-      const signature = this.#signature();
-      if (signature === this.#announced) return;
-      this.#announced = signature;
-      this.ontoolschanged?.();
-    });
-  }
-
-  #signature(): string {
-    return JSON.stringify(this.listTools());
+    this.#announcer.schedule();
   }
 }
 
