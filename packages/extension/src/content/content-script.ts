@@ -2,7 +2,7 @@ import type { TabClient } from '@tabmcp/page';
 import { type Tool, Tool as ToolSchema, type ToolSource, validate } from '@tabmcp/protocol';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
-import { type DomToolSource, scheduleDomTools } from './dom-tools';
+import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
 import { rateLimited } from './rate-limit';
@@ -11,7 +11,8 @@ import { rateLimited } from './rate-limit';
  * The proxy of mcp-b.md, one per tab: finds where the page's tools come from, reports them to the
  * background over the tab's one Port, and relays calls. Runs in the isolated world; the page is
  * untrusted. A page with no server of its own gets DOM-derived tools first; when its own server
- * answers, the same Port switches to it, so the background can never see the two out of order.
+ * answers, the same Port switches to it (with get_page_content and open_link kept beside its
+ * tools), so the background can never see the two out of order.
  */
 const UPDATE_DEBOUNCE_MS = 500;
 const POLL_INTERVAL_MS = 60_000;
@@ -20,8 +21,11 @@ const PAGE_SERVERS: Candidate[] = [
   { channel: 'mcp-default', source: 'mcp-b' },
   { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
 ];
-/** Pages with their own tools usually answer well within this; later ones still take precedence. */
-const DOM_TOOLS_AFTER_MS = 400;
+/**
+ * Pages with their own tools answer the handshake within a few milliseconds; later ones still take
+ * precedence. Short, so derived tools are ready within 300 ms of load (bench/dom-derive.ts).
+ */
+const DOM_TOOLS_AFTER_MS = 150;
 
 type PageNotificationMethod =
   | 'notifications/resources/list_changed'
@@ -134,7 +138,8 @@ function main(): void {
         }
       };
       client.onclose = shutDown;
-      use({ client, source, stop: () => client.close('Replaced') });
+      // Beside the page's own tools, the agent can still read the page and follow its links.
+      use({ client: withReadingTools(client, document), source, stop: () => client.close('Replaced') });
     }, reportError);
   discover();
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import type { RenderContext } from './render';
 
 /** A tool derived from the page's DOM: what the agent sees, and how to run it on this page. */
 export interface DomTool {
@@ -8,14 +9,26 @@ export interface DomTool {
   run(args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
+/** What every derived tool may use: the page's handles and hover rules, and the one way to act. */
+export interface ToolContext extends RenderContext {
+  /**
+   * Runs an action on the page and answers with what it changed (docs/dom-tools.md, "Results"):
+   * `done` says in words what was done, `extra` adds fields (a form's `submitted`).
+   */
+  perform(
+    done: string,
+    action: () => void | Promise<void>,
+    options?: { extra?: Record<string, unknown>; keepWatching?: () => boolean },
+  ): Promise<CallToolResult>;
+}
+
+/** One line of JSON text: structured content would double the bytes an agent reads. */
 export function jsonResult(value: Record<string, unknown>, isError = false): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    structuredContent: value,
-    ...(isError ? { isError: true } : {}),
-  };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], ...(isError ? { isError: true } : {}) };
 }
 
 export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
+
+export const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;

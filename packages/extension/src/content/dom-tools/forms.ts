@@ -1,12 +1,17 @@
 import type { Tool } from '@tabmcp/protocol';
-import { type DomTool, errorResult, jsonResult } from './dom-tool';
-import { actAndObserve } from './settle';
+import { type DomTool, errorResult, type ToolContext } from './dom-tool';
+import { checkedState, isTextField, roleOf } from './elements';
+import { fillText, selectOption, setChecked } from './input';
 import { clean, isVisible, labelOf, type NameRegistry, slug } from './text';
 
 type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+/** Controls the form's `elements` do not list: ARIA checkboxes and switches, contenteditable fields. */
+const CUSTOM_CONTROLS =
+  '[role=checkbox]:not(input), [role=switch]:not(input), [contenteditable=""], [contenteditable=true], [contenteditable=plaintext-only]';
 
 interface Field {
   key: string;
+  isText: boolean;
   schema: Record<string, unknown>;
   required: boolean;
   /** Sets the value on the page; returns a problem to report, or undefined. */
@@ -19,12 +24,16 @@ const GENERIC_CAPTIONS = new Set(['submit', 'go', 'ok', 'send', 'save', 'continu
 const MAX_FIELDS = 60;
 const MAX_OPTIONS = 100;
 
-/** One tool per visible form: typed fields from its controls, labels and required marks; running it submits. */
-export function formTools(doc: Document, names: NameRegistry): DomTool[] {
+/**
+ * One tool per visible form that has a submit button or two fields or more: typed fields from its
+ * controls, labels and required marks; running it submits. A form with no submit button and one
+ * text field is a text field to fill and submit with Enter (fields.ts).
+ */
+export function formTools(doc: Document, names: NameRegistry, context: ToolContext): DomTool[] {
   return [...doc.forms].filter(isVisible).flatMap((form) => {
     const fields = fieldsOf(form);
-    if (fields.length === 0) return [];
     const submitter = submitterOf(form);
+    if (!hasFormTool(form, fields.length, submitter)) return [];
     const caption = submitter ? labelOf(submitter) : '';
     const title = formTitle(form);
     const declared = form.getAttribute('toolname');
@@ -49,8 +58,22 @@ export function formTools(doc: Document, names: NameRegistry): DomTool[] {
       },
       annotations: { title: title || caption || name, destructiveHint: false, openWorldHint: true },
     };
-    return [{ tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name) }];
+    return [
+      { tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name, context) },
+    ];
   });
+}
+
+/** Whether a form gets a tool of its own (else its one text field gets a fill_ tool). */
+export function formGetsTool(form: HTMLFormElement): boolean {
+  return isVisible(form) && hasFormTool(form, fieldsOf(form).length, submitterOf(form));
+}
+
+function hasFormTool(form: HTMLFormElement, fieldCount: number, submitter: HTMLElement | undefined): boolean {
+  if (fieldCount === 0) return false;
+  if (submitter || fieldCount >= 2) return true;
+  const only = fieldsOf(form)[0];
+  return only !== undefined && !only.isText;
 }
 
 async function submit(
@@ -59,6 +82,7 @@ async function submit(
   fields: Field[],
   args: Record<string, unknown>,
   name: string,
+  context: ToolContext,
 ) {
   const problems = fields.flatMap((field) =>
     field.key in args ? [field.apply(args[field.key])].filter((p): p is string => p !== undefined) : [],
@@ -76,26 +100,18 @@ async function submit(
     if (event.target === form) prevented = event.defaultPrevented;
   };
   window.addEventListener('submit', probe);
-  let changes = '';
   try {
-    changes = await actAndObserve(
+    return await context.perform(
+      `submitted the form${submitter ? ` with its ${JSON.stringify(labelOf(submitter))} button` : ''}`,
       () =>
         form.requestSubmit(
           submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
         ),
-      () => prevented,
+      { extra: { submitted: true }, keepWatching: () => prevented },
     );
   } finally {
     window.removeEventListener('submit', probe);
   }
-  if (!prevented) {
-    return jsonResult({
-      submitted: true,
-      navigating: true,
-      note: "The browser is loading the form result; this tab's tools will be refreshed. Call get_page_content to read it.",
-    });
-  }
-  return jsonResult({ submitted: true, title: document.title, url: location.href, ...(changes ? { changes } : {}) });
 }
 
 function isControl(element: Element): element is Control {
@@ -143,6 +159,19 @@ function precedingHeading(element: Element): Element | undefined {
 }
 
 function fieldsOf(form: HTMLFormElement): Field[] {
+  const fields = nativeFieldsOf(form);
+  const keys = new Set(fields.map((field) => field.key));
+  for (const element of form.querySelectorAll(CUSTOM_CONTROLS)) {
+    if (fields.length >= MAX_FIELDS) break;
+    if (!isVisible(element) || element.parentElement?.closest('[contenteditable]')) continue;
+    const label = labelOf(element);
+    const key = uniqueKey(keys, element.id, label);
+    fields.push(isTextField(element) ? editable(element, key, label) : switchField(element, key, label));
+  }
+  return fields;
+}
+
+function nativeFieldsOf(form: HTMLFormElement): Field[] {
   const controls = [...form.elements].filter(
     (element): element is Control =>
       isControl(element) &&
@@ -192,10 +221,45 @@ function groupLabel(group: HTMLInputElement[]): string {
   return clean(legend ?? group[0]?.name ?? '');
 }
 
-function describe(label: string, control: Control): string | undefined {
-  const placeholder = control.getAttribute('placeholder');
-  const parts = [label, placeholder && placeholder !== label ? `e.g. ${clean(placeholder)}` : ''].filter(Boolean);
+export function describe(label: string, control: Element): string | undefined {
+  const placeholder = clean(control.getAttribute('placeholder'));
+  // A placeholder that already reads "e.g. SFO" must not become "e.g. e.g. SFO".
+  const example =
+    placeholder && placeholder !== label
+      ? /^(e\.g\.|eg\b|ex\b|ex\.|for example)/i.test(placeholder)
+        ? placeholder
+        : `e.g. ${placeholder}`
+      : '';
+  const parts = [label, example].filter(Boolean);
   return parts.length ? parts.join(' — ') : undefined;
+}
+
+/** An ARIA checkbox or switch in a form: a boolean set by clicking it, as a person would. */
+function switchField(element: Element, key: string, label: string): Field {
+  return {
+    key,
+    isText: false,
+    required: element.getAttribute('aria-required') === 'true',
+    schema: {
+      type: 'boolean',
+      ...(label ? { description: label } : {}),
+      ...(checkedState(element) ? { default: true } : {}),
+    },
+    apply: (value) => (setChecked(element, Boolean(value)) ? undefined : `${key}: the page did not take the change`),
+  };
+}
+
+function editable(element: Element, key: string, label: string): Field {
+  return {
+    key,
+    isText: true,
+    required: element.getAttribute('aria-required') === 'true',
+    schema: { type: 'string', ...(label ? { description: label } : {}) },
+    apply: (value) => {
+      fillText(element, value === null || value === undefined ? '' : String(value));
+      return undefined;
+    },
+  };
 }
 
 function single(control: Control, key: string, label: string): Field {
@@ -214,6 +278,7 @@ function single(control: Control, key: string, label: string): Field {
       : { type: 'string', enum: values };
     return {
       key,
+      isText: false,
       required,
       schema: {
         ...schema,
@@ -224,6 +289,10 @@ function single(control: Control, key: string, label: string): Field {
         const wanted = (Array.isArray(value) ? value : [value]).map(String);
         const unknown = wanted.filter((item) => !values.includes(item));
         if (unknown.length) return `${key}: ${unknown.join(', ')} is not one of ${values.join(', ')}`;
+        if (!control.multiple && wanted[0] !== undefined) {
+          selectOption(control, wanted[0]);
+          return undefined;
+        }
         for (const option of control.options) option.selected = wanted.includes(option.value);
         fire(control);
         return undefined;
@@ -233,6 +302,7 @@ function single(control: Control, key: string, label: string): Field {
   if (control instanceof HTMLInputElement && control.type === 'checkbox') {
     return {
       key,
+      isText: false,
       required,
       schema: { type: 'boolean', ...base, ...(control.checked ? { default: true } : {}) },
       apply: (value) => {
@@ -258,10 +328,11 @@ function single(control: Control, key: string, label: string): Field {
   if (initial) schema.default = numeric ? Number(initial) : initial;
   return {
     key,
+    isText: roleOf(control) === 'textbox',
     required,
     schema,
     apply: (value) => {
-      setValue(control, value === null || value === undefined ? '' : String(value));
+      fillText(control, value === null || value === undefined ? '' : String(value));
       return undefined;
     },
   };
@@ -275,6 +346,7 @@ function choiceGroup(group: HTMLInputElement[], key: string): Field {
   const radio = group[0]?.type === 'radio';
   return {
     key,
+    isText: false,
     required: group.some((input) => input.required),
     schema: radio
       ? { type: 'string', enum: values, description }
@@ -287,13 +359,6 @@ function choiceGroup(group: HTMLInputElement[], key: string): Field {
       return undefined;
     },
   };
-}
-
-/** Sets a value the way typing would, so frameworks that listen for input events see it. */
-function setValue(control: HTMLInputElement | HTMLTextAreaElement, value: string): void {
-  const prototype = control instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-  Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(control, value);
-  fire(control);
 }
 
 function fire(control: Control): void {

@@ -1,3 +1,4 @@
+import type { TabClient } from '@tabmcp/page';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { DomToolServer } from './dom-tool-server';
 
@@ -47,4 +48,33 @@ export function scheduleDomTools(
   }, delayMs);
   window.addEventListener('message', onMessage);
   return { cancel };
+}
+
+type Requester = Pick<TabClient, 'request'>;
+
+/**
+ * A page's own server with the two reading tools beside its tools (docs/dom-tools.md): its list
+ * gets get_page_content and open_link (renamed tabmcp_… on a clash), and calls of those two are
+ * answered here; everything else goes to the page.
+ */
+export function withReadingTools(page: Requester, doc: Document): Requester {
+  let reading: DomToolServer | undefined;
+  return {
+    request: async (method, params) => {
+      if (method === 'tools/list') {
+        const result = (await page.request(method, params)) as { tools?: unknown } | undefined;
+        const pageTools = Array.isArray(result?.tools) ? (result.tools as unknown[]) : [];
+        const taken = pageTools.flatMap((tool) => {
+          const name = (tool as { name?: unknown } | null)?.name;
+          return typeof name === 'string' ? [name] : [];
+        });
+        reading = new DomToolServer(doc, { reading: true, reserved: taken });
+        return { ...result, tools: [...pageTools, ...reading.tools] };
+      }
+      const call = params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
+      if (method === 'tools/call' && typeof call?.name === 'string' && reading?.has(call.name))
+        return reading.call(call.name, call.arguments ?? {});
+      return page.request(method, params);
+    },
+  };
 }

@@ -1,7 +1,11 @@
 /** Small text helpers shared by the DOM-derived tools. Page text is untrusted and unbounded: cap it. */
 
+/** C0/C1 controls, zero-width and bidi controls: they can hide or reorder what an agent reads. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+
 export function clean(text: string | null | undefined, max = 80): string {
-  const collapsed = (text ?? '').replace(/\s+/g, ' ').trim();
+  const collapsed = (text ?? '').replace(/\s+/g, ' ').replace(INVISIBLE, '').trim();
   return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
 }
 
@@ -34,50 +38,115 @@ export class NameRegistry {
   }
 }
 
+/** Shown on the page: not display:none, not visibility:hidden, not under hidden, aria-hidden or inert. */
 export function isVisible(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
   if (element.closest('[aria-hidden="true"],[inert]')) return false;
-  if (typeof element.checkVisibility === 'function') {
-    return element.checkVisibility({ visibilityProperty: true, opacityProperty: false });
-  }
-  return element.getClientRects().length > 0;
+  return isShown(element);
 }
 
-/** The accessible-ish name of a control or button: label, aria, title, text, placeholder. */
-export function labelOf(element: Element): string {
-  const aria = element.getAttribute('aria-label');
-  if (aria?.trim()) return clean(aria);
+const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg', 'SELECT', 'TEXTAREA']);
+
+/**
+ * The text a person sees in an element: its source text (so CSS `text-transform` does not leak in),
+ * without hidden parts, with a space kept between inline pieces, images by their alt text.
+ */
+export function visibleText(element: Element, max = 200): string {
+  const parts: string[] = [];
+  let length = 0;
+  const visit = (node: Node) => {
+    if (length > max * 2) return;
+    if (node.nodeType === Node.TEXT_NODE) {
+      const text = node.textContent ?? '';
+      parts.push(text);
+      length += text.length;
+      return;
+    }
+    if (!(node instanceof Element) || NOT_TEXT.has(node.tagName)) return;
+    if (node !== element && !isShown(node)) return;
+    if (node instanceof HTMLImageElement) {
+      if (node.alt.trim()) parts.push(` ${node.alt} `);
+      return;
+    }
+    if (node instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(node.type)) {
+      parts.push(` ${node.value} `);
+      return;
+    }
+    const block = node !== element && BLOCKISH.has(node.tagName);
+    if (block) parts.push(' ');
+    for (const child of node.childNodes) visit(child);
+    if (block) parts.push(' ');
+  };
+  visit(element);
+  return clean(parts.join(''), max);
+}
+
+const BLOCKISH = new Set(['P', 'DIV', 'LI', 'TD', 'TH', 'TR', 'BR', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'DT', 'DD']);
+
+/** Cheaper than isVisible for a walk that already left hidden ancestors behind. */
+export function isShown(element: Element): boolean {
+  if (element.getAttribute('aria-hidden') === 'true') return false;
+  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
+  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+}
+
+const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+
+/**
+ * The accessible name of an element, close to what a screen reader announces: aria-labelledby,
+ * aria-label, its <label>, its visible text (buttons, links), title, placeholder. `from` says
+ * where it came from, so a reader can leave out a <label> it already shows as text.
+ */
+export function accessibleName(element: Element): { name: string; from: 'aria' | 'label' | 'text' | 'title' | '' } {
   const labelledBy = element.getAttribute('aria-labelledby');
   if (labelledBy) {
     const text = labelledBy
       .split(/\s+/)
-      .map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+      .map((id) => {
+        const target = element.ownerDocument.getElementById(id);
+        return target ? visibleText(target) || clean(target.textContent) : '';
+      })
       .join(' ');
-    if (text.trim()) return clean(text);
+    if (text.trim()) return { name: clean(text), from: 'aria' };
   }
-  if (
-    element instanceof HTMLInputElement ||
-    element instanceof HTMLSelectElement ||
-    element instanceof HTMLTextAreaElement
-  ) {
-    const label = element.labels?.[0];
-    if (label) {
-      // A label that wraps its control would repeat the control's own text (a select's options).
-      const copy = label.cloneNode(true) as HTMLElement;
-      for (const nested of copy.querySelectorAll('select,textarea,input')) nested.remove();
-      if (copy.textContent?.trim()) return clean(copy.textContent);
+  const aria = element.getAttribute('aria-label');
+  if (aria?.trim()) return { name: clean(aria), from: 'aria' };
+  if (FIELD_TAGS.has(element.tagName)) {
+    const labels = (element as HTMLInputElement).labels;
+    for (const label of labels ?? []) {
+      const text = labelText(label);
+      if (text) return { name: text, from: 'label' };
     }
   }
   if (element instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(element.type)) {
-    return clean(element.value);
+    if (element.value.trim()) return { name: clean(element.value), from: 'text' };
+  } else if (element instanceof HTMLInputElement && element.type === 'image') {
+    if (element.alt.trim()) return { name: clean(element.alt), from: 'text' };
+  } else if (!FIELD_TAGS.has(element.tagName) && !(element as HTMLElement).isContentEditable) {
+    const text = visibleText(element, 80);
+    if (text) return { name: text, from: 'text' };
   }
-  const text = element instanceof HTMLElement ? element.innerText || element.textContent : element.textContent;
-  if (text?.trim() && !(element instanceof HTMLInputElement)) return clean(text);
   const title = element.getAttribute('title');
-  if (title?.trim()) return clean(title);
-  const placeholder = element.getAttribute('placeholder');
-  if (placeholder?.trim()) return clean(placeholder);
-  return '';
+  if (title?.trim()) return { name: clean(title), from: 'title' };
+  const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
+  if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
+  return { name: '', from: '' };
+}
+
+export function labelOf(element: Element): string {
+  return accessibleName(element).name;
+}
+
+/** A label's own words, without the text of the control it wraps (a select's options). */
+function labelText(label: HTMLLabelElement): string {
+  const parts: string[] = [];
+  const visit = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent ?? '');
+    else if (node instanceof Element && !FIELD_TAGS.has(node.tagName) && !NOT_TEXT.has(node.tagName))
+      for (const child of node.childNodes) visit(child);
+  };
+  visit(label);
+  return clean(parts.join(''));
 }
 
 /** A link as short as the page itself would write it: `#part` on this page, a path on this origin. */
@@ -94,4 +163,9 @@ export function shortHref(anchor: HTMLAnchorElement): string {
   if (url.origin !== here.origin) return href;
   if (url.pathname === here.pathname && url.search === here.search) return url.hash || url.pathname;
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** A name for quoting inside `"…"`: capped, and a `"` of the page cannot end the quote. */
+export function quoted(text: string, max = 80): string {
+  return `"${clean(text, max).replace(/"/g, "'")}"`;
 }

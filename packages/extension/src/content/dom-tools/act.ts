@@ -1,0 +1,136 @@
+import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import type { DomTool, ToolContext } from './dom-tool';
+import { errorResult } from './dom-tool';
+import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
+import { hiddenRoot } from './hover';
+import { click, doubleClick, fillText, hover, pressKey, selectOption, setChecked } from './input';
+import { isShown, quoted } from './text';
+
+export const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
+export type Action = (typeof ACTIONS)[number];
+
+/** The floor: one tool that acts on any handle from get_page_content, so no page is a dead end. */
+export function actTool(name: string, context: ToolContext): DomTool {
+  const tool: Tool = {
+    name,
+    description:
+      'Act on one element by its handle from get_page_content (e.g. k7). fill needs value (submit: true then presses Enter); select needs value (option value or text); press takes key (default Enter). Prefer the named tools when one fits.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        handle: { type: 'string' },
+        action: { type: 'string', enum: [...ACTIONS] },
+        value: { type: 'string' },
+        key: { type: 'string' },
+        submit: { type: 'boolean' },
+      },
+      required: ['handle', 'action'],
+      additionalProperties: false,
+    },
+    annotations: { title: 'Act on an element', openWorldHint: true },
+  };
+  return {
+    tool,
+    isLive: () => true,
+    run: async (args) => {
+      const resolved = context.handles.resolve(args.handle);
+      if ('error' in resolved) return errorResult(resolved.error);
+      const action = String(args.action) as Action;
+      if (!ACTIONS.includes(action)) return errorResult(`action must be one of ${ACTIONS.join(', ')}.`);
+      return actOn(resolved.element, action, args, context, String(args.handle));
+    },
+  };
+}
+
+/** Checks that the element can take the action, then performs it; also used by collection tools. */
+export async function actOn(
+  element: Element,
+  action: Action,
+  args: { value?: unknown; key?: unknown; submit?: unknown },
+  context: ToolContext,
+  label: string,
+  hoverOnly = false,
+): Promise<CallToolResult> {
+  const who = `${label} (${describeElement(element)})`;
+  const onHover = hoverOnly || (!isShown(element) && context.hover.reveals(hiddenRoot(element, isShown)));
+  const problem = refusal(element, action, args, who, onHover);
+  if (problem) return errorResult(problem);
+  const value = typeof args.value === 'string' ? args.value : '';
+  const named = describeElement(element);
+  switch (action) {
+    case 'click':
+      return context.perform(`clicked ${named}`, () => click(element));
+    case 'dblclick':
+      return context.perform(`double-clicked ${named}`, () => doubleClick(element));
+    case 'hover':
+      return context.perform(`hovered ${named}`, () => hover(element));
+    case 'press': {
+      const key = typeof args.key === 'string' && args.key ? args.key : 'Enter';
+      return context.perform(`pressed ${key} on ${named}`, () => void pressKey(element, key));
+    }
+    case 'fill': {
+      const submit = args.submit === true;
+      return context.perform(`filled ${named}${submit ? ' and pressed Enter' : ''}`, () => {
+        fillText(element, value);
+        if (submit) pressKey(element, 'Enter');
+      });
+    }
+    case 'check':
+    case 'uncheck': {
+      const wanted = action === 'check';
+      if (checkedState(element) === wanted)
+        return context.perform(`${named} was already ${wanted ? 'checked' : 'unchecked'}`, () => {});
+      return context.perform(`${action}ed ${named}`, () => void setChecked(element, wanted));
+    }
+    case 'select': {
+      const select = element as HTMLSelectElement;
+      return context.perform(`selected ${quoted(value)} in ${named}`, () => void selectOption(select, value));
+    }
+  }
+}
+
+/** Why an action cannot run on this element, as a sentence that says what to do instead. */
+function refusal(
+  element: Element,
+  action: Action,
+  args: { value?: unknown },
+  who: string,
+  hoverOnly: boolean,
+): string | undefined {
+  if (!hoverOnly && !isShown(element) && !(element.closest('label') && isShown(element.closest('label') as Element)))
+    return `Element ${who} is hidden now. Call get_page_content to see what is shown.`;
+  if (isDisabled(element) && action !== 'hover')
+    return `Element ${who} is disabled. Change what enables it first (get_page_content shows the page).`;
+  const role = roleOf(element);
+  if ((action === 'check' || action === 'uncheck') && !isCheckable(element))
+    return `${action} needs a checkbox, radio or switch; ${who} is a ${role}. Use click.`;
+  if (action === 'uncheck' && role === 'radio')
+    return `A radio button cannot be unchecked; check another one of its group instead.`;
+  if (action === 'fill') {
+    if (!isTextField(element)) return `fill needs a text field; ${who} is a ${role}. Use ${hint(element)}.`;
+    if (typeof args.value !== 'string') return 'fill needs a value (a string).';
+  }
+  if (action === 'select') {
+    if (!(element instanceof HTMLSelectElement))
+      return `select needs a drop-down list (<select>); ${who} is a ${role}. Use click to open it, then click the option.`;
+    if (typeof args.value !== 'string') return 'select needs a value: an option value or text.';
+    const wanted = args.value.trim().toLowerCase();
+    const found = [...element.options].some(
+      (option) => !option.disabled && (option.value === args.value || option.text.trim().toLowerCase() === wanted),
+    );
+    if (!found) {
+      const options = [...element.options]
+        .filter((option) => !option.disabled)
+        .slice(0, 20)
+        .map((option) => quoted(option.text, 30));
+      return `${quoted(String(args.value), 40)} is not an option of ${who}. Options: ${options.join(', ')}.`;
+    }
+  }
+  return undefined;
+}
+
+function hint(element: Element): string {
+  if (isCheckable(element)) return 'check or uncheck';
+  if (element instanceof HTMLSelectElement) return 'select';
+  return 'click';
+}

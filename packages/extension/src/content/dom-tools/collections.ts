@@ -1,0 +1,316 @@
+import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { type Action, actOn } from './act';
+import { type DomTool, errorResult, jsonResult, type ToolContext } from './dom-tool';
+import { INTERACTIVE, isCheckable, isInteractive, isTextField } from './elements';
+import { type HoverRules, hiddenRoot } from './hover';
+import { renderMarkdown } from './render';
+import { accessibleName, clean, isShown, type NameRegistry, quoted, slug, visibleText } from './text';
+
+const MAX_COLLECTIONS = 8;
+const MAX_ACTIONS = 16;
+/** Containers that are lists by their markup: one item is already a list. */
+const LIST_CONTAINERS =
+  'ul, ol, tbody, table, [role=list], [role=grid], [role=table], [role=feed], [role=tree], [role=rowgroup]';
+/** Repeated controls there are navigation or a widget of their own, reached by open_link, click tools or act. */
+const NOT_COLLECTIONS =
+  'nav, [role=navigation], [role=menu], [role=menubar], [role=tablist], [role=toolbar], [role=radiogroup], [role=listbox], select, datalist, svg, head';
+const SKIPPED_CHILDREN = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'LINK', 'META']);
+
+type ControlKind = 'check' | 'click' | 'fill' | 'select';
+interface ItemControl {
+  element: Element;
+  kind: ControlKind;
+  caption: string;
+  onHover: boolean;
+}
+
+/** A container whose children repeat; its items are found again at each call, so they are never stale. */
+export interface Collection {
+  container: Element;
+  signature: string;
+  name: string;
+  items(): Element[];
+}
+
+export function findCollections(
+  doc: Document,
+  hover: HoverRules,
+  excluded: (element: Element) => boolean,
+): Collection[] {
+  const found: Collection[] = [];
+  for (const container of doc.body?.querySelectorAll('*') ?? []) {
+    if (container.childElementCount < 1 || SKIPPED_CHILDREN.has(container.tagName)) continue;
+    const collection = asCollection(container, hover);
+    if (!collection) continue;
+    if (container.closest(NOT_COLLECTIONS) || excluded(container)) continue;
+    found.push(collection);
+  }
+  // Only the innermost of nested repeats: a list of cards inside a repeated layout keeps the cards.
+  return found
+    .filter((outer) => !found.some((inner) => inner !== outer && outer.container.contains(inner.container)))
+    .slice(0, MAX_COLLECTIONS);
+}
+
+function asCollection(container: Element, hover: HoverRules): Collection | undefined {
+  const children = [...container.children].filter((child) => !SKIPPED_CHILDREN.has(child.tagName));
+  const counts = new Map<string, number>();
+  for (const child of children) counts.set(signatureOf(child), (counts.get(signatureOf(child)) ?? 0) + 1);
+  let signature = '';
+  let count = 0;
+  for (const [candidate, n] of counts) if (n > count) [signature, count] = [candidate, n];
+  const isList = container.matches(LIST_CONTAINERS);
+  if (count < (isList ? 1 : 2) || count < children.length * 0.6) return undefined;
+  if (!isShown(container)) return undefined;
+  const items = () => [...container.children].filter((child) => signatureOf(child) === signature && isShown(child));
+  const current = items();
+  if (current.length < (isList ? 1 : 2)) return undefined;
+  const withControls = current.map((item) => controlsOf(item, hover));
+  const acting = withControls.filter(
+    (controls, index) => controls.length > 0 && !onlyItsOwnCaption(current[index], controls),
+  );
+  if (acting.length === 0 || acting.length < current.length * 0.6) return undefined;
+  if (!isList) {
+    // Generic boxes repeat only when their controls have the same shape (two unlike sections do not).
+    const shapes = new Map<string, number>();
+    for (const controls of withControls) {
+      const shape = controls.map((control) => control.kind).join(',');
+      shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+    }
+    if (Math.max(...shapes.values()) < current.length * 0.5) return undefined;
+  }
+  return { container, signature, name: nameOf(container), items };
+}
+
+function signatureOf(element: Element): string {
+  return `${element.tagName}|${element.getAttribute('role') ?? ''}`;
+}
+
+/** An item that is nothing but one link or button (a menu entry, a filter) has nothing else to act on. */
+function onlyItsOwnCaption(item: Element | undefined, controls: ItemControl[]): boolean {
+  if (!item || controls.length !== 1 || controls[0]?.kind !== 'click') return false;
+  return clean(visibleText(item, 200)) === clean(controls[0].caption);
+}
+
+export function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
+  const candidates = [...(isInteractive(item) ? [item] : []), ...item.querySelectorAll(INTERACTIVE)];
+  const controls: ItemControl[] = [];
+  for (const element of candidates) {
+    let onHover = false;
+    if (!isShown(element)) {
+      const root = hiddenRoot(element, isShown);
+      if (!hover.reveals(root) || !item.contains(root)) {
+        // A native checkbox hidden behind its styled label is still what the label toggles.
+        if (!(isCheckable(element) && element.closest('label') && isShown(element.closest('label') as Element)))
+          continue;
+      } else onHover = true;
+    }
+    const kind: ControlKind = isCheckable(element)
+      ? 'check'
+      : isTextField(element)
+        ? 'fill'
+        : element instanceof HTMLSelectElement
+          ? 'select'
+          : 'click';
+    if (
+      kind === 'click' &&
+      element !== item &&
+      candidates.some((other) => other !== element && other.contains(element) && other !== item)
+    )
+      continue;
+    controls.push({ element, kind, caption: clean(accessibleName(element).name, 40), onHover });
+  }
+  return controls;
+}
+
+/** The collection's name: its label, caption, nearest heading, id or class, else what it is. */
+function nameOf(container: Element): string {
+  const own =
+    container.getAttribute('aria-label') ??
+    labelledBy(container) ??
+    (container.closest('table')?.querySelector(':scope > caption')?.textContent || null) ??
+    precedingHeading(container)?.textContent ??
+    (container.id || null) ??
+    (container.classList[0] || null);
+  const base = slug(clean(own ?? ''), 30);
+  if (base) return base;
+  return container.matches('table, tbody, [role=table], [role=grid], [role=rowgroup]') ? 'table' : 'list';
+}
+
+function labelledBy(element: Element): string | null {
+  const ids = element.getAttribute('aria-labelledby');
+  if (!ids) return null;
+  return ids
+    .split(/\s+/)
+    .map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+    .join(' ');
+}
+
+function precedingHeading(element: Element): Element | undefined {
+  let node: Element | null = element;
+  for (let depth = 0; node && depth < 3; depth++, node = node.parentElement) {
+    let sibling = node.previousElementSibling;
+    for (let hops = 0; sibling && hops < 4; hops++, sibling = sibling.previousElementSibling) {
+      if (/^H[1-6]$/.test(sibling.tagName)) return sibling;
+    }
+  }
+  return undefined;
+}
+
+/** `<name>_item {item, action, value?}` for each collection. */
+export function collectionTools(collections: Collection[], names: NameRegistry, context: ToolContext): DomTool[] {
+  return collections.map((collection) => collectionTool(collection, names, context));
+}
+
+function collectionTool(collection: Collection, names: NameRegistry, context: ToolContext): DomTool {
+  const name = names.claim(`${collection.name}_item`);
+  const items = collection.items();
+  const perItem = items.map((item) => controlsOf(item, context.hover));
+  const shared = sharedCaptions(perItem, items.length);
+  const actions = actionsOf(perItem, shared);
+  const tool: Tool = {
+    name,
+    description: clean(
+      `Act on one item of the list ${quoted(collection.name.replace(/_/g, ' '), 40)}. item: its text (exact or a unique part) or its 0-based index. action "read" shows the item with its handles.`,
+      400,
+    ),
+    inputSchema: {
+      type: 'object',
+      properties: {
+        item: { type: ['string', 'integer'] },
+        action: { type: 'string', enum: actions },
+        ...(actions.some((action) => action.startsWith('fill') || action.startsWith('select'))
+          ? { value: { type: 'string' } }
+          : {}),
+      },
+      required: ['item', 'action'],
+      additionalProperties: false,
+    },
+    annotations: { title: collection.name.replace(/_/g, ' '), openWorldHint: true },
+  };
+  return {
+    tool,
+    isLive: () => collection.container.isConnected,
+    run: (args) => runOnItem(collection, name, args, context),
+  };
+}
+
+function sharedCaptions(perItem: ItemControl[][], itemCount: number): Set<string> {
+  const seen = new Map<string, number>();
+  for (const controls of perItem) {
+    for (const caption of new Set(controls.filter((c) => c.kind === 'click').map((c) => c.caption)))
+      seen.set(caption, (seen.get(caption) ?? 0) + 1);
+  }
+  return new Set(
+    [...seen].filter(([caption, n]) => caption && (n >= 2 || itemCount === 1)).map(([caption]) => caption),
+  );
+}
+
+function actionsOf(perItem: ItemControl[][], shared: Set<string>): string[] {
+  const actions = new Set<string>(['read']);
+  const checkables = perItem.map((controls) => controls.filter((c) => c.kind === 'check'));
+  if (checkables.some((list) => list.length === 1) && checkables.every((list) => list.length <= 1)) {
+    actions.add('check');
+    actions.add('uncheck');
+  } else {
+    for (const control of checkables.flat()) {
+      actions.add(`check ${quoted(control.caption, 40)}`);
+      actions.add(`uncheck ${quoted(control.caption, 40)}`);
+    }
+  }
+  if (perItem.some((controls) => controls.some((c) => c.kind === 'click' && !shared.has(c.caption))))
+    actions.add('open');
+  for (const caption of shared) actions.add(`click ${quoted(caption, 40)}`);
+  for (const control of perItem.flat()) {
+    if (control.kind === 'fill' || control.kind === 'select')
+      actions.add(`${control.kind} ${quoted(control.caption, 40)}`);
+  }
+  return [...actions].slice(0, MAX_ACTIONS);
+}
+
+async function runOnItem(
+  collection: Collection,
+  toolName: string,
+  args: Record<string, unknown>,
+  context: ToolContext,
+): Promise<CallToolResult> {
+  const items = collection.items();
+  const picked = pickItem(items, args.item, collection.name);
+  if ('error' in picked) return errorResult(picked.error);
+  const { item, index } = picked;
+  const action = typeof args.action === 'string' ? args.action : '';
+  const label = `Item ${index} (${quoted(visibleText(item, 40), 40)})`;
+  if (action === 'read') {
+    return jsonResult({ item: index, content: renderMarkdown(item, context) });
+  }
+  const controls = controlsOf(item, context.hover);
+  const match = /^(check|uncheck|click|fill|select) "(.*)"$/.exec(action);
+  const verb = match?.[1] ?? action;
+  const caption = match?.[2];
+  let control: ItemControl | undefined;
+  if (verb === 'open') {
+    const shared = sharedCaptions(
+      items.map((other) => controlsOf(other, context.hover)),
+      items.length,
+    );
+    control =
+      controls.find((c) => c.element === item) ??
+      controls.find((c) => c.kind === 'click' && c.element instanceof HTMLAnchorElement && !shared.has(c.caption)) ??
+      controls.find((c) => c.kind === 'click' && !shared.has(c.caption));
+  } else {
+    const kind: ControlKind | undefined =
+      verb === 'check' || verb === 'uncheck'
+        ? 'check'
+        : verb === 'click' || verb === 'fill' || verb === 'select'
+          ? verb
+          : undefined;
+    if (!kind)
+      return errorResult(`${toolName}: action ${quoted(action, 40)} is not one of its actions; list the tools again.`);
+    control = controls.find(
+      (c) => c.kind === kind && (caption === undefined || clean(c.caption, 40).replace(/"/g, "'") === caption),
+    );
+  }
+  if (!control) {
+    const has = [
+      'read',
+      ...new Set(controls.map((c) => (c.kind === 'check' ? 'check/uncheck' : `${c.kind} "${c.caption}"`))),
+    ];
+    return errorResult(`${label} has no control for ${quoted(action, 40)}; it has: ${has.join(', ')}.`);
+  }
+  const act: Action = verb === 'open' ? 'click' : (verb as Action);
+  return actOn(control.element, act, { value: args.value }, context, label, control.onHover);
+}
+
+function pickItem(
+  items: Element[],
+  wanted: unknown,
+  listName: string,
+): { item: Element; index: number } | { error: string } {
+  const byIndex = (index: number) => {
+    const item = items[index];
+    if (!item)
+      return {
+        error: `Item ${index} is out of range: ${listName} has ${items.length} item${items.length === 1 ? '' : 's'}${items.length ? ` (0–${items.length - 1})` : ''}. Call get_page_content to see them.`,
+      };
+    return { item, index };
+  };
+  if (typeof wanted === 'number') {
+    if (!Number.isInteger(wanted) || wanted < 0) return { error: 'item must be a text or a 0-based index (0, 1, …).' };
+    return byIndex(wanted);
+  }
+  if (typeof wanted !== 'string' || !wanted.trim())
+    return { error: 'item must be a text or a 0-based index (0, 1, …).' };
+  const needle = clean(wanted, 300).toLowerCase();
+  const texts = items.map((item) => visibleText(item, 300).toLowerCase());
+  const exact = texts.flatMap((text, index) => (text === needle ? [index] : []));
+  const partial = exact.length ? exact : texts.flatMap((text, index) => (text.includes(needle) ? [index] : []));
+  if (partial.length === 1) return byIndex(partial[0] as number);
+  if (partial.length > 1)
+    return {
+      error: `${partial.length} items match ${quoted(wanted, 40)} (${partial.slice(0, 10).join(', ')}). Give the index instead.`,
+    };
+  if (/^\d+$/.test(needle)) return byIndex(Number(needle));
+  const shown = items.slice(0, 5).map((item) => quoted(visibleText(item, 30), 30));
+  return {
+    error: `No item of ${listName} matches ${quoted(wanted, 40)}. Items: ${shown.join(', ')}${items.length > 5 ? ', …' : ''}.`,
+  };
+}

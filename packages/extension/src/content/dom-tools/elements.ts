@@ -1,0 +1,172 @@
+import { accessibleName, clean, quoted } from './text';
+
+/** What an agent can act on: native controls, links, ARIA widgets, and elements made focusable or clickable. */
+export const INTERACTIVE = [
+  'a[href]',
+  'button',
+  'input:not([type=hidden])',
+  'select',
+  'textarea',
+  'summary',
+  '[contenteditable=""]',
+  '[contenteditable=true]',
+  '[contenteditable=plaintext-only]',
+  ...[
+    'button',
+    'link',
+    'checkbox',
+    'switch',
+    'radio',
+    'tab',
+    'menuitem',
+    'menuitemcheckbox',
+    'menuitemradio',
+    'option',
+    'combobox',
+    'textbox',
+    'searchbox',
+    'slider',
+    'spinbutton',
+    'treeitem',
+  ].map((role) => `[role=${role}]`),
+  '[onclick]',
+  '[tabindex]:not([tabindex="-1"])',
+].join(',');
+
+const NATIVE_ROLES: Record<string, string> = {
+  A: 'link',
+  BUTTON: 'button',
+  SUMMARY: 'button',
+  TEXTAREA: 'textbox',
+};
+const INPUT_ROLES: Record<string, string> = {
+  checkbox: 'checkbox',
+  radio: 'radio',
+  range: 'slider',
+  button: 'button',
+  submit: 'button',
+  reset: 'button',
+  image: 'button',
+  file: 'button',
+  color: 'button',
+};
+const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+export function isInteractive(element: Element): boolean {
+  return element.matches(INTERACTIVE);
+}
+
+/** Only a native or explicit widget: a `tabindex`/`onclick` element is interactive but no widget. */
+export function roleOf(element: Element): string {
+  const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
+  if (element instanceof HTMLInputElement) return INPUT_ROLES[element.type] ?? 'textbox';
+  if (element instanceof HTMLSelectElement) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
+  if (element instanceof HTMLAnchorElement) return element.hasAttribute('href') ? 'link' : 'clickable';
+  const native = NATIVE_ROLES[element.tagName];
+  if (native) return native;
+  if ((element as HTMLElement).isContentEditable) return 'textbox';
+  return 'clickable';
+}
+
+export function isCheckable(element: Element): boolean {
+  return CHECKABLE_ROLES.has(roleOf(element));
+}
+
+/** A field that takes typed text: text-like inputs, textareas, contenteditable roots, ARIA textboxes. */
+export function isTextField(element: Element): boolean {
+  if (element instanceof HTMLInputElement) return roleOf(element) === 'textbox' && !element.readOnly;
+  if (element instanceof HTMLTextAreaElement) return !element.readOnly;
+  const role = roleOf(element);
+  return (
+    (element as HTMLElement).isContentEditable ||
+    ((role === 'textbox' || role === 'searchbox' || role === 'combobox') && element.hasAttribute('contenteditable'))
+  );
+}
+
+/** true, false, or undefined for an element that has no checked state. */
+export function checkedState(element: Element): boolean | undefined {
+  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio'))
+    return element.checked;
+  const aria = element.getAttribute('aria-checked') ?? element.getAttribute('aria-pressed');
+  if (aria === 'true' || aria === 'mixed') return true;
+  if (aria === 'false') return false;
+  return undefined;
+}
+
+export function isDisabled(element: Element): boolean {
+  return element.matches(':disabled') || element.closest('[aria-disabled="true"]') !== null;
+}
+
+/** The value a person sees in a field; undefined for elements that have none. */
+export function shownValue(element: Element, max = 80): string | undefined {
+  if (element instanceof HTMLInputElement) {
+    if (roleOf(element) === 'slider') return element.value;
+    if (roleOf(element) !== 'textbox') return undefined;
+    if (element.type === 'password') return element.value ? '•••' : '';
+    return clean(element.value, max);
+  }
+  if (element instanceof HTMLTextAreaElement) return clean(element.value, max);
+  if (element instanceof HTMLSelectElement) {
+    return clean([...element.selectedOptions].map((option) => option.label || option.text).join(', '), max);
+  }
+  if ((element as HTMLElement).isContentEditable) return clean(element.textContent, max);
+  const aria = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
+  return aria === null ? undefined : clean(aria, max);
+}
+
+const MAX_OPTIONS_SHOWN = 8;
+
+/** The words in parentheses after a name: state a person would notice. */
+export function flagsOf(element: Element, onHover: boolean): string[] {
+  const flags: string[] = [];
+  if (isDisabled(element)) flags.push('disabled');
+  if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');
+  if (element.matches(':read-only') && (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement))
+    flags.push('readonly');
+  if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
+  if (element.getAttribute('aria-selected') === 'true') flags.push('selected');
+  const current = element.getAttribute('aria-current');
+  if (current && current !== 'false') flags.push('current');
+  const expanded = element.getAttribute('aria-expanded');
+  if (expanded === 'true') flags.push('expanded');
+  else if (expanded === 'false') flags.push('collapsed');
+  if (onHover) flags.push('on hover');
+  if (element instanceof HTMLSelectElement) {
+    const options = [...element.options].filter((option) => !option.disabled);
+    const shown = options.slice(0, MAX_OPTIONS_SHOWN).map((option) => clean(option.label || option.text, 30));
+    if (options.length > MAX_OPTIONS_SHOWN) shown.push('…');
+    flags.push(`options: ${shown.join(', ').replace(/"/g, "'")}`);
+  }
+  return flags;
+}
+
+/**
+ * An element as get_page_content writes it: `[checkbox ☑ "Buy milk" k7]`. `withName` is false when
+ * the name is a <label> the reader already shows as text beside it.
+ */
+export function token(element: Element, handle: string, options: { onHover?: boolean; withName?: boolean } = {}) {
+  const role = roleOf(element);
+  const parts: string[] = [role];
+  const checked = checkedState(element);
+  if (checked !== undefined) parts.push(checked ? '☑' : '☐');
+  const { name, from } = accessibleName(element);
+  if (name && (options.withName ?? true) && !(from === 'label' && isLabelShown(element))) parts.push(quoted(name));
+  const value = shownValue(element);
+  if (value !== undefined && role !== 'checkbox' && role !== 'radio') parts.push(`= ${quoted(value)}`);
+  const flags = flagsOf(element, options.onHover ?? false);
+  if (flags.length) parts.push(`(${flags.join(', ')})`);
+  parts.push(handle);
+  return `[${parts.join(' ')}]`;
+}
+
+/** `checkbox "Buy milk"`: how an error names an element. */
+export function describeElement(element: Element): string {
+  const { name } = accessibleName(element);
+  return name ? `${roleOf(element)} ${quoted(name, 40)}` : roleOf(element);
+}
+
+function isLabelShown(element: Element): boolean {
+  const label = (element as HTMLInputElement).labels?.[0];
+  return label !== undefined && label.checkVisibility?.() !== false;
+}

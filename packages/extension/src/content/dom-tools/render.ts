@@ -1,0 +1,191 @@
+import { isInteractive, token } from './elements';
+import type { Handles } from './handles';
+import type { HoverRules } from './hover';
+import { clean, quoted, shortHref } from './text';
+
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD', 'LINK']);
+const BLOCK = new Set([
+  'ADDRESS',
+  'ARTICLE',
+  'ASIDE',
+  'BLOCKQUOTE',
+  'BODY',
+  'DD',
+  'DETAILS',
+  'DIALOG',
+  'DIV',
+  'DL',
+  'DT',
+  'FIELDSET',
+  'FIGCAPTION',
+  'FIGURE',
+  'FOOTER',
+  'FORM',
+  'HEADER',
+  'HR',
+  'LEGEND',
+  'MAIN',
+  'NAV',
+  'OL',
+  'P',
+  'PRE',
+  'SECTION',
+  'TABLE',
+  'TBODY',
+  'THEAD',
+  'TFOOT',
+  'UL',
+  'MENU',
+]);
+/** Tags that are inline unless a style sheet says otherwise; asking the style costs, so only for these. */
+const RESTYLED_INLINE = new Set(['SPAN', 'LABEL', 'I', 'B', 'EM', 'STRONG', 'SMALL', 'FONT']);
+/** An interactive element with more text than this is shown as a marker followed by its content. */
+const MAX_TOKEN_TEXT = 100;
+
+export interface RenderContext {
+  handles: Handles;
+  hover: HoverRules;
+}
+
+/**
+ * Writes part of the page as compact Markdown for an agent: visible text in source case, every
+ * interactive element as a token with its handle, nothing hidden, no comments.
+ */
+export function renderMarkdown(root: Element, context: RenderContext): string {
+  const out: string[] = [];
+  new Walker(context, out).element(root, false, true);
+  return tidy(out.join(''));
+}
+
+/** A piece of a line (a table cell, a heading, a collection item) without line breaks. */
+export function renderInline(root: Element, context: RenderContext): string {
+  return clean(renderMarkdown(root, context), 100_000);
+}
+
+export function tidy(text: string): string {
+  return text
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ *\n */g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+class Walker {
+  readonly #context: RenderContext;
+  readonly #out: string[];
+
+  constructor(context: RenderContext, out: string[]) {
+    this.#context = context;
+    this.#out = out;
+  }
+
+  node(node: Node, onHover: boolean): void {
+    if (node.nodeType === Node.TEXT_NODE) {
+      // A lone space between two inline elements is a word boundary ("1 item left").
+      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
+      if (text) this.#out.push(text);
+      return;
+    }
+    if (node instanceof Element) this.element(node, onHover, false);
+  }
+
+  element(element: Element, onHover: boolean, isRoot: boolean): void {
+    if (SKIP.has(element.tagName)) return;
+    if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    let hovering = onHover;
+    if (!hovering && !isRoot && !shown(element)) {
+      // Hidden, unless the page's CSS shows it when the pointer is over its row.
+      if (!this.#context.hover.reveals(element)) return;
+      hovering = true;
+    }
+    const out = this.#out;
+    const tag = element.tagName;
+    if (!isRoot && isInteractive(element) && this.#interactive(element, hovering)) return;
+    const heading = /^H([1-6])$/.exec(tag);
+    if (heading) {
+      out.push(`\n\n${'#'.repeat(Number(heading[1]))} `);
+      this.children(element, hovering);
+      out.push('\n\n');
+      return;
+    }
+    switch (tag) {
+      case 'IMG': {
+        const alt = (element as HTMLImageElement).alt.trim();
+        if (alt) out.push(` [image ${quoted(alt)}] `);
+        return;
+      }
+      case 'BR':
+        out.push('\n');
+        return;
+      case 'LI':
+        out.push('\n- ');
+        this.children(element, hovering);
+        out.push('\n');
+        return;
+      case 'TR':
+        out.push('\n|');
+        for (const cell of element.children) {
+          if (!shown(cell)) continue;
+          const parts: string[] = [];
+          new Walker(this.#context, parts).children(cell, hovering);
+          out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
+        }
+        out.push('\n');
+        return;
+      case 'OPTION':
+        return;
+    }
+    if (tag === 'SLOT') {
+      for (const assigned of (element as HTMLSlotElement).assignedNodes({ flatten: true }))
+        this.node(assigned, hovering);
+      return;
+    }
+    if (BLOCK.has(tag)) {
+      out.push('\n');
+      this.children(element, hovering);
+      out.push('\n');
+      return;
+    }
+    if (RESTYLED_INLINE.has(tag) || tag.includes('-')) {
+      const display = getComputedStyle(element).display;
+      if (display !== 'contents' && !display.startsWith('inline')) {
+        out.push(display === 'block' || display === 'flex' || display === 'grid' ? '\n' : ' ');
+        this.children(element, hovering);
+        out.push(display === 'block' || display === 'flex' || display === 'grid' ? '\n' : ' ');
+        return;
+      }
+    }
+    this.children(element, hovering);
+  }
+
+  children(element: Element, onHover: boolean): void {
+    const root = (element as HTMLElement).shadowRoot ?? element;
+    for (const child of root.childNodes) this.node(child, onHover);
+  }
+
+  /** Writes an interactive element; false when it is a large container whose content must be walked. */
+  #interactive(element: Element, onHover: boolean): boolean {
+    const handle = this.#context.handles.of(element);
+    const text = element.textContent ?? '';
+    const container =
+      !(element instanceof HTMLSelectElement) &&
+      (text.length > MAX_TOKEN_TEXT * 3 || element.querySelector(`${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== null);
+    const link = element instanceof HTMLAnchorElement ? shortHref(element) : '';
+    const written = token(element, handle, { onHover, withName: !container });
+    this.#out.push(` ${written}${link ? `(${link})` : ''} `);
+    if (!container) return true;
+    this.children(element, onHover);
+    this.#out.push(' ');
+    return true;
+  }
+}
+
+const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
+const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
+
+function shown(element: Element): boolean {
+  if (element instanceof HTMLElement && element.hidden) return false;
+  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
+  // A display:contents box has no box of its own, yet its children show.
+  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+}
