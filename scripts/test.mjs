@@ -18,7 +18,7 @@ function findTests(dir) {
   return found;
 }
 
-const roots = ['packages', ...(unitOnly ? [] : ['e2e'])];
+const roots = ['packages', 'test', ...(unitOnly ? [] : ['e2e'])];
 const files = roots
   .flatMap((root) => findTests(root))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))

@@ -10,9 +10,9 @@ import {
   validateJsonSchema,
 } from '@tabmcp/protocol';
 import { z } from 'zod';
-import type { PageEvent } from '../mcp/page-resources';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
+import type { PageEvent } from './page-event';
 import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
 

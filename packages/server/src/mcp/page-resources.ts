@@ -17,9 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
 import type { z } from 'zod';
-
-/** What the focused tab's page produced that the MCP face must pass on. */
-export type PageEvent = { type: 'focus' } | { type: 'notification'; method: string; params?: Record<string, unknown> };
+import type { PageEvent } from '../core/page-event';
 
 /** The session's side of the MCP face of page resources and prompts. */
 export interface PagePrimitives {

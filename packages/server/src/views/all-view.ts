@@ -9,9 +9,10 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
+import type { PageEvent } from '../core/page-event';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
-import type { PageEvent, PagePrimitives } from '../mcp/page-resources';
+import type { PagePrimitives } from '../mcp/page-resources';
 import type { McpView } from './mcp-view';
 
 /** The session's face that the `all` view builds on. */
