@@ -1,5 +1,5 @@
 // Runs every test file with Node's test runner (tsx for TypeScript).
-// `--unit` runs the in-process tests only; the default adds the real-Chromium end-to-end tests.
+// `--unit` skips e2e/ (the real-Chromium tests); package tests still start what they need (Redis, child processes).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
