@@ -6,5 +6,6 @@ export { bestTabForDomain, type RoutableTab } from './routing';
 export { isLoopback, type SiteDecision, SitePolicy, siteOf } from './site-policy';
 export { HubSnapshot, type HubStore, MemoryHubStore } from './store';
 export type { TabTransport } from './tab-transport';
-export { checkTools } from './tool-check';
+export { CACHE_LIMITS, readSnapshot, trimCache } from './cache-limits';
+export { checkTools, HUB_TOOL_PREFIX } from './tool-check';
 export { hubToolName, MAX_TOOL_NAME_LENGTH } from './tool-namer';

@@ -14,3 +14,4 @@ export * from './tab-envelope';
 export * from './tab-wire';
 export * from './tool';
 export * from './with-timeout';
+export * from './untrusted-text';

@@ -5,3 +5,4 @@ export * from './limits';
 export * from './pending-requests';
 export * from './tab-wire';
 export * from './with-timeout';
+export * from './untrusted-text';
