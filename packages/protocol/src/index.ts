@@ -15,3 +15,4 @@ export * from './tab-wire';
 export * from './tool';
 export * from './with-timeout';
 export * from './untrusted-text';
+export * from './link-auth';
