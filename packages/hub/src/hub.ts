@@ -606,7 +606,9 @@ export class Hub {
       if (live.some((tab) => tab.domain === entry.domain && hasTool(tab, entry.tool.name))) continue;
       const name = hubToolName(entry.domain, undefined, entry.tool.name, taken);
       const origin = originOfDomain(entry.domain, entry.url);
-      exposed.push(presentHubTool(entry.tool, name, { origin, ordinal: undefined, active: false, reopenUrl: entry.url }));
+      exposed.push(
+        presentHubTool(entry.tool, name, { origin, ordinal: undefined, active: false, reopenUrl: entry.url }),
+      );
       routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
     }
     this.#routes = routes;
@@ -642,7 +644,10 @@ function summarize(rejected: Array<{ name: string; reason: string }>): Array<{ n
   const rest = rejected.slice(shown);
   return [
     ...rejected.slice(0, shown),
-    { name: `(${rest.length} more)`, reason: `${rejected.length} tools refused in all; the last: ${rest.at(-1)?.reason}` },
+    {
+      name: `(${rest.length} more)`,
+      reason: `${rejected.length} tools refused in all; the last: ${rest.at(-1)?.reason}`,
+    },
   ];
 }
 

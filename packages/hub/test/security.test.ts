@@ -115,10 +115,18 @@ describe('security: sizes a page can push through the hub (findings 2, 8, 13)', 
   it('a page with 10,000 tools keeps the first MAX_TOOLS_PER_TAB and is told why', () => {
     const transport = new MemoryTransport();
     const hub = new Hub({ transport });
-    transport.connect(1, SHOP, Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`, { description: 'x' })));
+    transport.connect(
+      1,
+      SHOP,
+      Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`, { description: 'x' })),
+    );
     assert.equal(hub.toolsOf(1).length, MAX_TOOLS_PER_TAB);
     const refused = hub.audit(['rejected']);
-    assert.ok(refused.some((entry) => /9000 tools refused in all; the last: a tab may offer at most 1000 tools/.test(entry.detail ?? '')));
+    assert.ok(
+      refused.some((entry) =>
+        /9000 tools refused in all; the last: a tab may offer at most 1000 tools/.test(entry.detail ?? ''),
+      ),
+    );
   });
 
   it('one 16,384-character description still fits the hub list once prefixed (finding 8)', () => {

@@ -9,6 +9,7 @@ import {
   type ServerRequest,
   ServerToExtension,
 } from '@tabmcp/protocol';
+import { fitFrame } from './frame-fit';
 
 export interface LinkConfig {
   url: string;
@@ -62,7 +63,10 @@ export class BrowserLink {
   }
 
   send(message: ExtensionToServer): void {
-    const text = JSON.stringify(message);
+    const fitted = fitFrame(message);
+    if (fitted?.note) this.log('link.oversized', { note: fitted.note });
+    if (!fitted) return;
+    const { text } = fitted;
     if (this.isOpen) this.#socket?.send(text);
     else if (message.type !== 'ping') {
       this.#queue.push(text);

@@ -12,7 +12,9 @@ import type WebSocket from 'ws';
 
 /** HMAC-SHA256 of protocol/link-auth's input, synchronous so no frame can slip in while it runs. */
 export function nodeLinkProof(token: string, role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
-  return createHmac('sha256', token).update(proofInput(role, clientNonce, serverNonce)).digest('hex');
+  return createHmac('sha256', token)
+    .update(proofInput(role, clientNonce, serverNonce))
+    .digest('hex');
 }
 
 function equalHex(a: string, b: string): boolean {
@@ -73,7 +75,10 @@ export function authenticateDialler(
 export function authenticateListener(ws: WebSocket, token: string): Promise<void> {
   const clientNonce = randomBytes(32).toString('hex');
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error('The listener did not authenticate within 5 s')), LINK_AUTH_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => done(new Error('The listener did not authenticate within 5 s')),
+      LINK_AUTH_TIMEOUT_MS,
+    );
     timer.unref();
     const done = (error?: Error) => {
       clearTimeout(timer);

@@ -258,5 +258,3 @@ function decode(data: RawData, isBinary: boolean): string | undefined {
   if (isBinary) return undefined;
   return Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
 }
-
-
