@@ -9,6 +9,7 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
+import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
 import type { PageEvent, PagePrimitives } from '../mcp/page-resources';
@@ -88,17 +89,30 @@ export class AllView implements McpView {
     this.#session.onpageevent = listener;
   }
 
+  /**
+   * The session's core tools, then every page tool once, under its hub name: the focused tab's
+   * tools are among the hub's, so its unprefixed copies are left out.
+   */
   listTools(): ListedTool[] {
     const own = this.#session.listTools();
     if (this.#session.state === 'DISCONNECTED') return own;
-    const taken = new Set(own.map((tool) => tool.name));
+    const core = own.filter((tool) => !isListedPageTool(tool));
+    const taken = new Set(core.map((tool) => tool.name));
     const hub = [...this.#hubTools.values()].filter((tool) => !taken.has(tool.name)) as ListedTool[];
-    return [...own, ...hub];
+    return [...core, ...hub];
   }
 
+  /** Routed by the list the agent was shown, so a name means exactly the tool listed under it. */
   async callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult> {
-    const tool = this.#link.isUp ? this.#hubTools.get(name) : undefined;
-    if (!tool || this.#session.listTools().some((own) => own.name === name)) {
+    const shown = this.listTools().find((listed) => listed.name === name);
+    const tool = this.#link.isUp && shown ? this.#hubTools.get(name) : undefined;
+    if (!tool || shown !== tool) {
+      const own = this.#session.listTools().find((listed) => listed.name === name);
+      if (own && isListedPageTool(own)) {
+        return errorResult(
+          `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
+        );
+      }
       return this.#session.callTool(name, args, progress);
     }
     const problems = validateJsonSchema(tool.inputSchema, args);
@@ -135,7 +149,10 @@ export class AllView implements McpView {
   }
 
   #setHubTools(tools: Tool[]): void {
-    this.#hubTools = new Map(tools.map((tool) => [tool.name, tool]));
+    // Only the hub's own names: anything else in its list could pass for a core tool.
+    this.#hubTools = new Map(
+      tools.filter((tool) => tool.name.startsWith(HUB_TOOL_PREFIX)).map((tool) => [tool.name, tool]),
+    );
     this.#announcer.schedule();
   }
 }
