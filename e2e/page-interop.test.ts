@@ -149,7 +149,13 @@ describe('interop: every kind of page reaches MCP clients', () => {
       ['explain'],
     );
     const prompt = await tabmcp.client.getPrompt({ name: 'explain', arguments: { tone: 'calm' } });
-    assert.deepEqual(prompt.messages[0]?.content, { type: 'text', text: 'In a calm tone, explain count=2' });
+    // Page-written prompt text is marked with its origin (issue 13).
+    const message = prompt.messages[0];
+    assert.equal(message?.role, 'user');
+    assert.match(
+      (message?.content as { text: string }).text,
+      /^\[page prompt message \(written as user\) from http:\/\/[^\]]+\] In a calm tone, explain count=2$/,
+    );
     await assert.rejects(
       tabmcp.client.readResource({ uri: 'counter://nothing' }),
       /could not answer resources\/read: .*No resource counter:\/\/nothing/,

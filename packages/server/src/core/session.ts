@@ -119,6 +119,12 @@ export class BrowserSession {
     return this.#focusedTabId === null ? undefined : this.#connection.pageRequest(this.#focusedTabId, method, params);
   }
 
+  /** Where the focused page's text comes from, to mark its resources and prompts (issue 13). */
+  focusedPageOrigin(): string | undefined {
+    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    return tab ? originOf(tab.url) : undefined;
+  }
+
   get focusedTabId(): number | null {
     return this.#focusedTabId;
   }

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
 import type { z } from 'zod';
+import { markPrompt, markPromptList, markResourceList, markResourceTemplates } from './page-marks';
 
 /** What the focused tab's page produced that the MCP face must pass on. */
 export type PageEvent = { type: 'focus' } | { type: 'notification'; method: string; params?: Record<string, unknown> };
@@ -25,6 +26,8 @@ export type PageEvent = { type: 'focus' } | { type: 'notification'; method: stri
 export interface PagePrimitives {
   /** A resources/prompts request to the focused tab's page; undefined when no tab is focused. */
   requestFocusedPage(method: PageMethod, params?: Record<string, unknown>): Promise<unknown> | undefined;
+  /** The origin of the focused page, which every text it supplies is marked with. */
+  focusedPageOrigin?(): string | undefined;
   onpageevent: ((event: PageEvent) => void) | undefined;
 }
 
@@ -32,6 +35,23 @@ export const PAGE_CAPABILITIES = {
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
 };
+
+/** Page-written descriptions and prompt messages carry their origin (page-marks.ts). */
+function mark<T>(method: PageMethod, result: T, origin: string): T {
+  const entry = result as Record<string, unknown>;
+  switch (method) {
+    case 'resources/list':
+      return markResourceList(entry, origin) as T;
+    case 'resources/templates/list':
+      return markResourceTemplates(entry, origin) as T;
+    case 'prompts/list':
+      return markPromptList(entry, origin) as T;
+    case 'prompts/get':
+      return markPrompt(entry, origin) as T;
+    default:
+      return result;
+  }
+}
 
 export function hasPagePrimitives(view: object): view is PagePrimitives {
   return typeof (view as Partial<PagePrimitives>).requestFocusedPage === 'function' && 'onpageevent' in view;
@@ -68,7 +88,7 @@ export function servePagePrimitives(server: Server, pages: PagePrimitives): void
     if (!parsed.success) {
       throw new McpError(McpErrorCode.InternalError, `The focused page answered ${method} with a malformed result`);
     }
-    return parsed.data;
+    return mark(method, parsed.data, pages.focusedPageOrigin?.() ?? 'the focused page');
   };
 
   // A page without resources or prompts (most MCP-B pages) simply has an empty list.

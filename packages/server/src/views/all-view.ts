@@ -81,6 +81,10 @@ export class AllView implements McpView {
     return this.#session.requestFocusedPage(...args);
   }
 
+  focusedPageOrigin(): string | undefined {
+    return this.#session.focusedPageOrigin?.();
+  }
+
   get onpageevent(): ((event: PageEvent) => void) | undefined {
     return this.#session.onpageevent;
   }
