@@ -153,7 +153,7 @@ describe('interop: every kind of page reaches MCP clients', () => {
     const message = prompt.messages[0];
     assert.equal(message?.role, 'user');
     assert.match(
-      (message?.content as { text: string }).text,
+      (message?.content as { text: string } | undefined)?.text ?? '',
       /^\[page prompt message \(written as user\) from http:\/\/[^\]]+\] In a calm tone, explain count=2$/,
     );
     await assert.rejects(

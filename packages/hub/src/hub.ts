@@ -15,11 +15,11 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { AuditLog } from './audit-log';
+import { readSites, readSnapshot, trimCache } from './cache-limits';
 import { presentHubTool } from './descriptions';
 import { domainOf, originOfDomain } from './domain';
 import { bestTabForDomain } from './routing';
 import { type SiteDecision, SitePolicy, siteOf } from './site-policy';
-import { readSites, readSnapshot, trimCache } from './cache-limits';
 import type { HubSnapshot, HubStore, StoredCachedTool, StoredTab } from './store';
 import type { TabTransport } from './tab-transport';
 import { checkTools, isCached } from './tool-check';

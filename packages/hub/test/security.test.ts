@@ -42,7 +42,7 @@ describe('security: the cache and the user site decisions (finding 1)', () => {
   it('caps the cache of an allowed site by count per domain, and trims a planted snapshot on load', async () => {
     const store = new MemoryHubStore();
     const transport = new MemoryTransport();
-    const hub = new Hub({ transport, store });
+    new Hub({ transport, store });
     transport.connect(1, SHOP, cachedTools(CACHE_LIMITS.perDomain + 30));
     assert.equal(store.saved?.cached.length, CACHE_LIMITS.perDomain);
 
@@ -169,7 +169,7 @@ describe('security: names and text a page controls (findings 4, 11)', () => {
     const [shown] = hub.hubTools();
     for (const text of [shown?.title, shown?.annotations?.title, shown?.description]) {
       assert.ok(text);
-      assert.doesNotMatch(text, /[\u202E\u0007]/);
+      assert.ok(!text.includes('\u202E') && !text.includes('\u0007'), 'no bidi or control characters');
       assert.doesNotMatch(text, /\[page tool from https:\/\/bank/);
       assert.match(text, /127\.0\.0\.1:8080/);
     }

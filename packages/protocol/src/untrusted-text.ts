@@ -6,7 +6,9 @@
 
 // C0/C1 controls except tab and newline, DEL, and the bidi embeddings, overrides, isolates and marks.
 const MULTI_LINE_STRIP =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const SINGLE_LINE_STRIP = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069]+/g;
 /** What our markers start with; the same text inside page text is defused. */
 const FAKE_MARKER = /\[(\s*)(page|site not allowed)/gi;

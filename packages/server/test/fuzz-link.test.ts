@@ -7,10 +7,10 @@ import { EXTENSION_ORIGIN, ExtensionToServer, parseMessage, ServerToExtension } 
 import fc from 'fast-check';
 import WebSocket from 'ws';
 import { freePort } from '../../../e2e/support/net';
-import { authenticateListener } from '../src/link/link-auth';
 import { serverBin } from '../../../e2e/support/paths';
 import type { StdioMcp } from '../../../e2e/support/stdio-client';
 import { startTabmcpProcess } from '../../../e2e/support/tabmcp-process';
+import { authenticateListener } from '../src/link/link-auth';
 
 // TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
 const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);

@@ -41,7 +41,7 @@ async function connected(): Promise<Client> {
 function assertMarked(text: string | undefined, what: string): void {
   assert.ok(text, `${what} is set`);
   assert.ok(text.startsWith(`[page `) && text.includes(`from ${ORIGIN}]`), `${what} carries its origin: ${text}`);
-  assert.doesNotMatch(text, /[\u202E\u0007]/, `${what} has no control or bidi characters`);
+  assert.ok(!text.includes('\u202E') && !text.includes('\u0007'), `${what} has no control or bidi characters`);
   assert.doesNotMatch(text, /\[page prompt from https:\/\/bank/, `${what} has no fake marker`);
 }
 
@@ -61,6 +61,6 @@ describe('security: page text in resources and prompts (finding 11)', () => {
       assert.equal(message.role, 'user', 'a page cannot speak as the assistant');
       assertMarked((message.content as { text: string }).text, 'prompt message');
     }
-    assert.match((prompt.messages[1]?.content as { text: string }).text, /written as assistant/);
+    assert.match((prompt.messages[1]?.content as { text: string } | undefined)?.text ?? '', /written as assistant/);
   });
 });

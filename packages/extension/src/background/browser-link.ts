@@ -1,13 +1,13 @@
 import {
   AuthChallenge,
   type ExtensionToServer,
+  KEEPALIVE_INTERVAL_MS,
   linkProof,
   newNonce,
-  sameProof,
-  KEEPALIVE_INTERVAL_MS,
   parseMessage,
   type ServerRequest,
   ServerToExtension,
+  sameProof,
 } from '@tabmcp/protocol';
 import { fitFrame } from './frame-fit';
 

@@ -5,8 +5,8 @@ import {
   parseMessage,
 } from '@tabmcp/protocol';
 import WebSocket from 'ws';
-import type { LinkEndpoint } from './link-endpoint';
 import { authenticateListener } from './link-auth';
+import type { LinkEndpoint } from './link-endpoint';
 import { PEER_PATH } from './websocket-browser-link';
 
 export interface PeerLinkOptions {
