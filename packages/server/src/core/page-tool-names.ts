@@ -39,6 +39,23 @@ export function describePageTool(tool: Tool, origin: string): string {
   return marked.length <= MAX_DESCRIPTION_LENGTH ? marked : `${marked.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
 }
 
+/**
+ * A page tool as the focused view lists it: every page-written text a client may show (description,
+ * title, annotations.title) cleaned and tied to its origin; schemas untouched.
+ */
+export function presentPageTool(tool: Tool, exposedName: string, origin: string): Tool & { description: string } {
+  const presented: Tool & { description: string } = {
+    ...tool,
+    name: exposedName,
+    description: describePageTool(tool, origin),
+  };
+  const mark = (title: string) => `${cleanPageLine(title).slice(0, 256)} (from ${cleanPageLine(origin)})`;
+  if (tool.title !== undefined) presented.title = mark(tool.title);
+  if (tool.annotations?.title !== undefined)
+    presented.annotations = { ...tool.annotations, title: mark(tool.annotations.title) };
+  return presented;
+}
+
 /** A page tool in the session's list (its description starts with our marker; page text cannot fake it). */
 export function isListedPageTool(tool: { description?: string | undefined }): boolean {
   return tool.description?.startsWith(PAGE_TOOL_MARK) === true;

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { PageEvent } from '../mcp/page-resources';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
-import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
+import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
 
 export interface SessionOptions {
@@ -136,14 +136,7 @@ export class BrowserSession {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
     if (!tab) return core;
     const origin = originOf(tab.url);
-    return [
-      ...core,
-      ...this.#pageTools.map(({ exposedName, tool }) => ({
-        ...tool,
-        name: exposedName,
-        description: describePageTool(tool, origin),
-      })),
-    ];
+    return [...core, ...this.#pageTools.map(({ exposedName, tool }) => presentPageTool(tool, exposedName, origin))];
   }
 
   async callTool(name: string, args: Record<string, unknown>, progress: Progress = () => {}): Promise<CallToolResult> {
