@@ -633,7 +633,9 @@ export class Hub {
         updatedAt: tab.updatedAt,
       });
     }
-    return { version: 1, tabs, cached: [...this.#cached.values()], sites: this.#policy.entries() };
+    // The same limits as on load, so what is saved always loads whole.
+    const cached = trimCache(this.#cached.values(), this.#now());
+    return { version: 1, tabs, cached, sites: this.#policy.entries() };
   }
 }
 

@@ -11,7 +11,7 @@ export const KEEPALIVE_INTERVAL_MS = 20_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** What one tab may offer: tools beyond these are refused with a reason (audit log), never silently. */
-export const MAX_TOOLS_PER_TAB = 1_000;
+export const MAX_TOOLS_PER_TAB = 2_000;
 /** A tab's tools in UTF-8 bytes once serialised; keeps every tab's lists far below a link frame. */
 export const MAX_TAB_TOOL_BYTES = 1024 * 1024;
 /** Longest error text passed on from a page; longer ones are cut, not dropped. */

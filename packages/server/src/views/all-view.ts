@@ -106,12 +106,13 @@ export class AllView implements McpView {
     return [...core, ...hub];
   }
 
-  /** Routed by the list the agent was shown, so a name means exactly the tool listed under it. */
+  /** Routed as listed: hub names to the hub, core tools to the session, page names nowhere (they are listed under hub names). */
   async callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult> {
-    const shown = this.listTools().find((listed) => listed.name === name);
-    const tool = this.#link.isUp && shown ? this.#hubTools.get(name) : undefined;
-    if (!tool || shown !== tool) {
-      const own = this.#session.listTools().find((listed) => listed.name === name);
+    // A hub name stays callable while the session is still reconnecting (worker restart); page
+    // tools never hold hub names (page-tool-names.ts), so only a core tool could take it first.
+    const own = this.#session.listTools().find((listed) => listed.name === name);
+    const tool = this.#link.isUp && (!own || isListedPageTool(own)) ? this.#hubTools.get(name) : undefined;
+    if (!tool) {
       if (own && isListedPageTool(own)) {
         return errorResult(
           `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
