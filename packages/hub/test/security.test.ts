@@ -124,7 +124,9 @@ describe('security: sizes a page can push through the hub (findings 2, 8, 13)', 
     const refused = hub.audit(['rejected']);
     assert.ok(
       refused.some((entry) =>
-        new RegExp(`${10_000 - MAX_TOOLS_PER_TAB} tools refused in all; the last: a tab may offer at most ${MAX_TOOLS_PER_TAB} tools`).test(entry.detail ?? ''),
+        new RegExp(
+          `${10_000 - MAX_TOOLS_PER_TAB} tools refused in all; the last: a tab may offer at most ${MAX_TOOLS_PER_TAB} tools`,
+        ).test(entry.detail ?? ''),
       ),
     );
   });
