@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
 import type { PageEvent } from './page-event';
-import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
+import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
 
 export interface SessionOptions {
@@ -119,6 +119,12 @@ export class BrowserSession {
     return this.#focusedTabId === null ? undefined : this.#connection.pageRequest(this.#focusedTabId, method, params);
   }
 
+  /** Where the focused page's text comes from, to mark its resources and prompts (issue 13). */
+  focusedPageOrigin(): string | undefined {
+    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    return tab ? originOf(tab.url) : undefined;
+  }
+
   get focusedTabId(): number | null {
     return this.#focusedTabId;
   }
@@ -130,14 +136,7 @@ export class BrowserSession {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
     if (!tab) return core;
     const origin = originOf(tab.url);
-    return [
-      ...core,
-      ...this.#pageTools.map(({ exposedName, tool }) => ({
-        ...tool,
-        name: exposedName,
-        description: describePageTool(tool, origin),
-      })),
-    ];
+    return [...core, ...this.#pageTools.map(({ exposedName, tool }) => presentPageTool(tool, exposedName, origin))];
   }
 
   async callTool(name: string, args: Record<string, unknown>, progress: Progress = () => {}): Promise<CallToolResult> {

@@ -18,11 +18,14 @@ import {
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
 import type { z } from 'zod';
 import type { PageEvent } from '../core/page-event';
+import { markPrompt, markPromptList, markResourceList, markResourceTemplates } from './page-marks';
 
 /** The session's side of the MCP face of page resources and prompts. */
 export interface PagePrimitives {
   /** A resources/prompts request to the focused tab's page; undefined when no tab is focused. */
   requestFocusedPage(method: PageMethod, params?: Record<string, unknown>): Promise<unknown> | undefined;
+  /** The origin of the focused page, which every text it supplies is marked with. */
+  focusedPageOrigin?(): string | undefined;
   onpageevent: ((event: PageEvent) => void) | undefined;
 }
 
@@ -30,6 +33,23 @@ export const PAGE_CAPABILITIES = {
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
 };
+
+/** Page-written descriptions and prompt messages carry their origin (page-marks.ts). */
+function mark<T>(method: PageMethod, result: T, origin: string): T {
+  const entry = result as Record<string, unknown>;
+  switch (method) {
+    case 'resources/list':
+      return markResourceList(entry, origin) as T;
+    case 'resources/templates/list':
+      return markResourceTemplates(entry, origin) as T;
+    case 'prompts/list':
+      return markPromptList(entry, origin) as T;
+    case 'prompts/get':
+      return markPrompt(entry, origin) as T;
+    default:
+      return result;
+  }
+}
 
 export function hasPagePrimitives(view: object): view is PagePrimitives {
   return typeof (view as Partial<PagePrimitives>).requestFocusedPage === 'function' && 'onpageevent' in view;
@@ -66,7 +86,7 @@ export function servePagePrimitives(server: Server, pages: PagePrimitives): void
     if (!parsed.success) {
       throw new McpError(McpErrorCode.InternalError, `The focused page answered ${method} with a malformed result`);
     }
-    return parsed.data;
+    return mark(method, parsed.data, pages.focusedPageOrigin?.() ?? 'the focused page');
   };
 
   // A page without resources or prompts (most MCP-B pages) simply has an empty list.
