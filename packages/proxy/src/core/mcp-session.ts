@@ -177,6 +177,12 @@ export class McpSession implements Session {
     if (id !== undefined) this.send(errorFrameOf(id, code, message));
   }
 
+  /** Fails every call in flight on a link that runs through `nodeId`'s bus; the link itself is kept. */
+  failCallsVia(isUnreachable: (nodeId: string) => boolean, message: string): void {
+    if (!this.link || !isUnreachable(this.link.nodeId) || this.pending.size === 0) return;
+    for (const id of this.pending.takeAll()) this.send(errorFrameOf(id, ErrorCode.ServerError, message));
+  }
+
   expireCalls(now: number): void {
     if (this.pending.size === 0) return;
     for (const id of this.pending.takeExpired(now)) {
