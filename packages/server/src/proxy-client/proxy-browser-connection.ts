@@ -19,7 +19,7 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
 import { UpSignal } from '../core/up-signal';
-import { chooseExtension } from './choose-extension';
+import { chooseExtension, plainTextTokenWarning } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
 
@@ -86,6 +86,8 @@ export class ProxyBrowserConnection implements BrowserConnection {
       proxyUrl: options.proxyUrl.replace(/\/+$/, ''),
     };
     this.#log = this.#options.log;
+    const insecure = plainTextTokenWarning(this.#options.proxyUrl);
+    if (insecure) this.#log('proxy.insecure', { warning: insecure });
   }
 
   get isUp(): boolean {
