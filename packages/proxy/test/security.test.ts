@@ -67,6 +67,8 @@ describe('finding 9: unauthenticated sockets cannot starve the proxy', () => {
     await mcp.socket.request(3, 'list_extensions', {});
     const small = await mcp.socket.request(4, 'list_extensions', {});
     assert.deepEqual(small.error, { code: -32000, message: 'Rate limit exceeded' });
+    const big = await mcp.socket.request(5, 'list_extensions', { pad: 'x'.repeat(100_000) });
+    assert.deepEqual(big.error, { code: -32000, message: 'Rate limit exceeded' }, 'a big frame is answered too');
   });
 });
 

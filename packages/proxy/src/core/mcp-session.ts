@@ -37,7 +37,10 @@ interface ConnectAttempt {
 }
 
 /** Methods the proxy sends itself: a client may never have them forwarded to an extension. */
-/** A rate-limited frame up to this size is still parsed for its id, so a request gets its error answer. */
+/**
+ * A rate-limited frame up to this size is still parsed for its id, so a request gets its error answer; a bigger
+ * one only when the id leads the frame (as every client we know writes it).
+ */
 const RATE_LIMITED_ID_SCAN_CHARS = 4_096;
 
 const PROXY_ONLY_METHODS = new Set(['authenticate', 'authenticated', 'status', 'disconnected']);
@@ -93,7 +96,7 @@ export class McpSession implements Session {
     }
     // The bucket comes before the parse, so a flood costs a token check per frame, not a JSON parse of 1 MB.
     if (!this.bucket.take()) {
-      this.rateLimited(raw.length <= RATE_LIMITED_ID_SCAN_CHARS ? idOfFrame(raw) : null);
+      this.rateLimited(raw.length <= RATE_LIMITED_ID_SCAN_CHARS ? idOfFrame(raw) : leadingIdOf(raw));
       return;
     }
     const decoded = decodeFrame(McpClientFrame, raw, 'message', this.host.limits.maxMessageBytes);
@@ -426,4 +429,12 @@ export class McpSession implements Session {
     this.pending.add(mappedId, id, performance.now() + this.host.limits.callTimeoutMs);
     this.host.forward(this, link, mappedId, method, params);
   }
+}
+
+const LEADING_ID = /^\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*,/;
+
+function leadingIdOf(raw: string): JsonRpcId | null {
+  const match = LEADING_ID.exec(raw.slice(0, 256));
+  if (!match?.[1]) return null;
+  return match[1].startsWith('"') ? (JSON.parse(match[1]) as string) : Number(match[1]);
 }
