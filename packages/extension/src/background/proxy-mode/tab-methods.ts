@@ -1,5 +1,15 @@
 import type { Hub } from '@tabmcp/hub';
-import { ErrorCode, OpenTabResult, ProtocolError, type RemoteResult, validate } from '@tabmcp/protocol';
+import {
+  ErrorCode,
+  GETTABS_INLINE_TOOL_BYTES,
+  GETTABS_INLINE_TOTAL_BYTES,
+  OpenTabResult,
+  ProtocolError,
+  type RemoteResult,
+  type RemoteTabInfo,
+  type TabInfo,
+  validate,
+} from '@tabmcp/protocol';
 import { tabInfoOf } from '../link-commands';
 import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
@@ -25,7 +35,7 @@ type TabMethods = Pick<
 /** Tabs, navigation and page tools, with chrome.tabs and the hub (the local link's commands where they exist). */
 export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
   const tabResult = (tab: chrome.tabs.Tab): RemoteResult<'selectTab'> => {
-    const info = tabInfoOf(hub, tab);
+    const info = inlineOrCount(tabInfoOf(hub, tab), GETTABS_INLINE_TOOL_BYTES);
     return { tabId: info.id, url: info.url, title: info.title, tab: info };
   };
   return {
@@ -34,7 +44,8 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       const raw = await localCommand(hub, { type: 'openTab', requestId: 'proxy', url, focus: active, waitForToolsMs });
       const opened = validate(OpenTabResult, raw, 'openTab result');
       if (!opened.ok) throw opened.error;
-      const { tab, toolsReady } = opened.value;
+      const { toolsReady } = opened.value;
+      const tab = inlineOrCount(opened.value.tab, GETTABS_INLINE_TOOL_BYTES);
       return { tabId: tab.id, url: tab.url, title: tab.title, tab, toolsReady };
     },
     getTabs: async ({ sinceVersion, waitMs }) => {
@@ -44,7 +55,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return {
         version,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab)),
+        tabs: withinInlineBudget(tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab))),
       };
     },
     selectTab: async ({ tabId }) => {
@@ -96,4 +107,24 @@ function checkNavigable(url: string): void {
       ErrorCode.InvalidParams,
       `Refusing to open "${url}": only ${[...NAVIGABLE].join(' ')} URLs.`,
     );
+}
+
+/** Tabs whose tools would make the answer big keep only a count; the MCP side fetches them per tab. */
+function withinInlineBudget(tabs: TabInfo[]): RemoteTabInfo[] {
+  let left = GETTABS_INLINE_TOTAL_BYTES;
+  return tabs.map((tab) => {
+    const trimmed = inlineOrCount(tab, Math.min(GETTABS_INLINE_TOOL_BYTES, left));
+    if (trimmed.tools) left -= toolBytes(trimmed.tools);
+    return trimmed;
+  });
+}
+
+function inlineOrCount(tab: TabInfo, budget: number): RemoteTabInfo {
+  if (!tab.tools || toolBytes(tab.tools) <= budget) return tab;
+  const { tools, ...rest } = tab;
+  return { ...rest, toolsOmitted: true, toolCount: tools.length };
+}
+
+function toolBytes(tools: NonNullable<TabInfo['tools']>): number {
+  return new TextEncoder().encode(JSON.stringify(tools)).length;
 }
