@@ -5,8 +5,7 @@ import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
-import { serveMcp } from './mcp/serve-mcp';
-import { LineStdioServerTransport } from './mcp/stdio-transport';
+import { serveStdioBothEras } from './mcp/serve-stdio';
 import { type CliOptions, parseCliOptions, USAGE } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
@@ -95,9 +94,11 @@ async function main(): Promise<void> {
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
-    const transport = new LineStdioServerTransport();
-    transport.onclose = () => void shutdown('MCP transport closed');
-    await serveMcp(first.session, transport);
+    serveStdioBothEras(first.session, {
+      log,
+      fallbackTools: options.fallbackTools,
+      onclose: () => void shutdown('MCP transport closed'),
+    });
   }
   if (options.launch) {
     const alreadyUp = link.role === 'peer' && (await first.endpoint.waitUntilUp(PEER_LAUNCH_GRACE_MS));

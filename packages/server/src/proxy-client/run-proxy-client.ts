@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { MCP_PATH, serveHttp } from '../mcp/serve-http';
-import { serveMcp } from '../mcp/serve-mcp';
-import { LineStdioServerTransport } from '../mcp/stdio-transport';
+import { serveStdioBothEras } from '../mcp/serve-stdio';
 import type { CliOptions } from '../options';
 import { ProxyBrowserConnection } from './proxy-browser-connection';
 import { ProxySession } from './proxy-session';
@@ -78,9 +77,7 @@ export async function runProxyClient(
     return;
   }
   process.stdin.on('end', () => void shutdown('stdin closed'));
-  const transport = new LineStdioServerTransport();
-  transport.onclose = () => void shutdown('MCP transport closed');
-  await serveMcp(newSession().session, transport);
+  serveStdioBothEras(newSession().session, { log, onclose: () => void shutdown('MCP transport closed') });
 }
 
 /** Reads the token file now (so a wrong path fails at start) and again at every (re)connect. */

@@ -75,6 +75,10 @@ export class AllView implements McpView {
     if (link.isUp) this.#refresh();
   }
 
+  setAutoFallback(on: boolean): void {
+    this.#session.setAutoFallback?.(on);
+  }
+
   // The focused tab's resources and prompts are the same in both views.
   requestFocusedPage(...args: Parameters<PagePrimitives['requestFocusedPage']>) {
     return this.#session.requestFocusedPage(...args);
