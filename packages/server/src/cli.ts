@@ -89,7 +89,8 @@ async function main(): Promise<void> {
   const first = newSession();
   if (options.httpPort !== undefined) {
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
-    const http = await serveHttp({ port: options.httpPort, newSession, log });
+    const { httpBearerToken } = await import('./mcp/http-token');
+    const http = await serveHttp({ port: options.httpPort, bearerToken: httpBearerToken(token), newSession, log });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {

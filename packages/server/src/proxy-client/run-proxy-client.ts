@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { httpBearerToken } from '../mcp/http-token';
 import { MCP_PATH, serveHttp } from '../mcp/serve-http';
 import { serveStdioBothEras } from '../mcp/serve-stdio';
 import type { CliOptions } from '../options';
+import { loadOrCreateToken } from '../pairing';
 import { ProxyBrowserConnection } from './proxy-browser-connection';
 import { ProxySession } from './proxy-session';
 
@@ -71,7 +73,8 @@ export async function runProxyClient(
   log('proxy.mode', { proxy: options.proxy, browserName: options.browserName, extensionId: options.extensionId });
 
   if (options.httpPort !== undefined) {
-    const http = await serveHttp({ port: options.httpPort, newSession, log });
+    const bearerToken = httpBearerToken(loadOrCreateToken());
+    const http = await serveHttp({ port: options.httpPort, bearerToken, newSession, log });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
     return;
