@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     startUrl: options.startUrl,
     log,
   });
-  const newSession = () => {
+  const newSession = (viewName = options.view) => {
     const endpoint = link.createEndpoint();
     const session = new BrowserSession({
       connection: endpoint,
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
       fallbackTools: options.fallbackTools,
       log,
     });
-    const view = options.view === 'all' ? new AllView(session, endpoint, { log }) : session;
+    const view = viewName === 'all' ? new AllView(session, endpoint, { log }) : session;
     return { session: view, endpoint, release: () => link.releaseEndpoint(endpoint) };
   };
 
@@ -90,7 +90,14 @@ async function main(): Promise<void> {
   if (options.httpPort !== undefined) {
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
     const { httpBearerToken } = await import('./mcp/http-token');
-    const http = await serveHttp({ port: options.httpPort, bearerToken: httpBearerToken(token), newSession, log });
+    const http = await serveHttp({
+      port: options.httpPort,
+      bearerToken: httpBearerToken(token),
+      newSession: () => newSession(),
+      newSharedView: () => newSession('all').session,
+      fallbackTools: options.fallbackTools,
+      log,
+    });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {

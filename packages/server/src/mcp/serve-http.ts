@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { BoundedEventStore } from './event-store';
 import { bearerMatches } from './http-token';
+import { ModernHttpLeg } from './serve-http-modern';
 import { serveMcp } from './serve-mcp';
 
 export interface HttpServeOptions {
@@ -14,6 +16,9 @@ export interface HttpServeOptions {
   bearerToken: string;
   /** A fresh session (own focus and tools) for each MCP client; `release` ends it. */
   newSession(): { session: McpView; release(): void };
+  /** The one view all 2026-07-28 clients share (serve-http-modern.ts): the `all` view. */
+  newSharedView?: () => McpView;
+  fallbackTools?: boolean;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
@@ -43,6 +48,7 @@ export async function serveHttp(
   const log = options.log ?? (() => {});
   const sessions = new Map<string, HttpSession>();
   let actualPort = options.port;
+  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { ...options, log }) : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refusal = refuse(request, actualPort);
@@ -80,6 +86,10 @@ export async function serveHttp(
       return;
     }
     const body = await readBody(request);
+    if (modern && sessionId === undefined && request.method === 'POST' && (await isModern(body))) {
+      await modern.handle(request, response, body, `http://127.0.0.1:${actualPort}${MCP_PATH}`);
+      return;
+    }
     if (sessionId !== undefined) {
       jsonError(response, 404, 'Unknown or expired MCP session: initialize again.', idOf(body));
       return;
@@ -149,6 +159,7 @@ export async function serveHttp(
     port: actualPort,
     close: async () => {
       for (const { transport } of sessions.values()) await transport.close().catch(() => {});
+      await modern?.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -191,6 +202,15 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   } catch {
     throw new BodyError(400, 'Parse error: the request body is not valid JSON', PARSE_ERROR);
   }
+}
+
+/** The SDK's own era classification of a POST body: 2026-07-28 (enveloped, server/discover) or not. */
+async function isModern(body: unknown): Promise<boolean> {
+  const probe = new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
+  return !(await isLegacyRequest(probe, body));
 }
 
 /** The id of a request body, when it has a usable one: errors carry it so the client can match them. */

@@ -14,7 +14,7 @@ const INSTRUCTIONS =
  * discarded costs a few objects and no link or browser. The last instance built owns the view's
  * change signal, which is the one the SDK pins for the connection.
  */
-export function createMcpServer(view: McpView): Server {
+export function createMcpServer(view: McpView, options: { announceChanges?: boolean } = {}): Server {
   const server = new Server(
     { name: 'tabmcp', title: 'tabmcp: tools from your browser tabs', version: SERVER_VERSION },
     {
@@ -42,9 +42,12 @@ export function createMcpServer(view: McpView): Server {
     // The session builds spec content blocks (text, image, resource) and checks page results before this.
     return (await view.callTool(request.params.name, request.params.arguments ?? {}, progress)) as CallToolResult;
   });
-  view.ontoolschanged = () => {
-    server.sendToolListChanged().catch(() => {});
-  };
+  // Stateless HTTP (2026-07-28) announces through its own bus, not through one short-lived instance.
+  if (options.announceChanges !== false) {
+    view.ontoolschanged = () => {
+      server.sendToolListChanged().catch(() => {});
+    };
+  }
   return server;
 }
 
