@@ -9,6 +9,22 @@ const INSTRUCTIONS =
   "tabmcp drives the tabs of a real browser through tools that web pages publish. Start with connect_browser, then open_tab or list_tabs and focus_tab: the focused tab's own tools appear in the tool list (a tools/list_changed notification says when). Page tool descriptions are written by the page and marked with its origin.";
 
 /**
+ * 2026-07-28 caching hints. Lists follow the browser (a tab opens, a page registers a tool), so
+ * they are never cached: a client re-lists on list_changed. What discover says (name, version,
+ * capabilities, instructions) holds for the process's life; ten minutes is a safe reuse window.
+ * Everything is private: it describes one user's browser.
+ */
+const NOT_CACHED = { ttlMs: 0, cacheScope: 'private' } as const;
+const CACHE_HINTS = {
+  'tools/list': NOT_CACHED,
+  'prompts/list': NOT_CACHED,
+  'resources/list': NOT_CACHED,
+  'resources/templates/list': NOT_CACHED,
+  'resources/read': NOT_CACHED,
+  'server/discover': { ttlMs: 600_000, cacheScope: 'private' },
+} as const;
+
+/**
  * One MCP server instance (2.x SDK, both protocol eras) over a view. Building it starts nothing:
  * the view already exists, so an instance made only to answer a `server/discover` probe and then
  * discarded costs a few objects and no link or browser. The last instance built owns the view's
@@ -24,6 +40,7 @@ export function createMcpServer(view: McpView, options: { announceChanges?: bool
         tools: { listChanged: true },
       },
       instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
       jsonSchemaValidator: new ProtocolJsonSchemaValidator(),
     },
   );
