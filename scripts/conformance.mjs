@@ -104,9 +104,10 @@ for (const name of wanted) {
   const { node, bin } = install(name, suite);
   const tabmcp = await startTabmcp();
   const relay = await startRelay(tabmcp.url, tabmcp.bearer);
-  const url = `http://localhost:${relay.address().port}${tabmcp.url.pathname}`;
+  const url = `http://127.0.0.1:${relay.address().port}${tabmcp.url.pathname}`;
   process.stdout.write(`\n== conformance ${suite.version} (${name}) against ${url}\n`);
-  const run = spawnSync(
+  // Not spawnSync: the relay lives in this process's event loop.
+  const run = spawn(
     node,
     [
       bin,
@@ -116,11 +117,14 @@ for (const name of wanted) {
       '--expected-failures',
       join(root, 'scripts', 'conformance-expected-failures.yml'),
       ...suite.args,
+      // e.g. CONFORMANCE_ARGS="--scenario ping --verbose" to look at one scenario
+      ...(process.env.CONFORMANCE_ARGS ?? '').split(' ').filter(Boolean),
     ],
     { stdio: 'inherit' },
   );
+  const status = await new Promise((done) => run.once('exit', done));
   relay.close();
   tabmcp.close();
-  if (run.status !== 0) failed = true;
+  if (status !== 0) failed = true;
 }
 process.exit(failed ? 1 : 0);
