@@ -7,8 +7,8 @@
 // usage: node scripts/conformance.mjs [latest|alpha ...]   (default: both)
 //
 // The suite cannot send tabmcp's bearer token, so it talks to a loopback relay that adds the
-// Authorization header and forwards everything else untouched (Host keeps its name, only the port
-// changes), which keeps the DNS-rebinding scenario meaningful.
+// Authorization header and forwards everything else untouched (Host and Origin keep their names, only
+// the port changes), which keeps the DNS-rebinding scenario meaningful.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -77,13 +77,20 @@ function startRelay(target, bearer) {
   const relay = createServer((inbound, outbound) => {
     const host = inbound.headers.host ?? '';
     const hostname = host.replace(/:\d+$/, '');
+    // Origin moves with Host: what the suite would have sent had it talked to tabmcp directly.
+    const origin = inbound.headers.origin?.replace(/:\d+$/, `:${target.port}`);
     const upstream = httpRequest(
       {
         host: target.hostname,
         port: target.port,
         method: inbound.method,
         path: inbound.url,
-        headers: { ...inbound.headers, host: `${hostname}:${target.port}`, authorization: `Bearer ${bearer}` },
+        headers: {
+          ...inbound.headers,
+          host: `${hostname}:${target.port}`,
+          ...(origin ? { origin } : {}),
+          authorization: `Bearer ${bearer}`,
+        },
       },
       (answer) => {
         outbound.writeHead(answer.statusCode ?? 502, answer.headers);
