@@ -169,9 +169,13 @@ describe('interop: every kind of page reaches MCP clients', () => {
     await changed;
     assert.deepEqual((await tabmcp.client.listResources()).resources, []);
     assert.deepEqual((await tabmcp.client.listPrompts()).prompts, []);
-    await assert.rejects(
-      tabmcp.client.readResource({ uri: 'counter://value' }),
-      /No tab is focused: call focus_tab or open_tab/,
-    );
+    // The spec's resource-not-found answer (-32602 since 2026-07-28, which the SDK sends in both
+    // eras), with one "MCP error" prefix, the client's own: the server's message carries none.
+    await assert.rejects(tabmcp.client.readResource({ uri: 'counter://value' }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /^MCP error -32602: Resource counter:\/\/value not found\. No tab is focused/);
+      assert.doesNotMatch(error.message.slice(10), /MCP error/);
+      return true;
+    });
   });
 });

@@ -41,3 +41,21 @@ declare const console: {
   error(...data: unknown[]): void;
   log(...data: unknown[]): void;
 };
+
+// WebCrypto: the link's challenge-response proof (protocol/link-auth.ts) is computed alike in Node and the
+// extension's worker. Only the HMAC subset is declared.
+type HmacKeyHandle = { readonly __hmacKey?: never };
+declare const crypto: {
+  getRandomValues<T extends Uint8Array>(array: T): T;
+  randomUUID(): string;
+  subtle: {
+    importKey(
+      format: 'raw',
+      keyData: Uint8Array,
+      algorithm: { name: 'HMAC'; hash: 'SHA-256' },
+      extractable: boolean,
+      usages: 'sign'[],
+    ): Promise<HmacKeyHandle>;
+    sign(algorithm: 'HMAC', key: HmacKeyHandle, data: Uint8Array): Promise<ArrayBuffer>;
+  };
+};

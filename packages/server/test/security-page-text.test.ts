@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Server } from '@modelcontextprotocol/server';
 import type { PageMethod } from '@tabmcp/protocol';
 import { PAGE_CAPABILITIES, type PagePrimitives, servePagePrimitives } from '../src/mcp/page-resources';
 

@@ -70,7 +70,7 @@ export class BrowserSession {
   readonly #options: Required<Omit<SessionOptions, 'connection' | 'launcher' | 'log'>>;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabState>();
-  readonly #coreTools: Map<string, ToolDefinition>;
+  #coreTools: Map<string, ToolDefinition>;
   #connected = false;
   /** The agent asked to be connected: a dropped link reconnects by itself. */
   #wantConnected = false;
@@ -127,6 +127,14 @@ export class BrowserSession {
 
   get focusedTabId(): number | null {
     return this.#focusedTabId;
+  }
+
+  /** mcp-view.ts: a 2026-07-28 client without a tools listen stream gets the fallback tools. */
+  setAutoFallback(on: boolean): void {
+    if (this.#options.fallbackTools === on) return;
+    this.#options.fallbackTools = on;
+    this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
+    this.#announcer.schedule();
   }
 
   /** browser-mcp-server.md, "Tool Availability by State". */

@@ -1,22 +1,12 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  GetPromptRequestSchema,
-  GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
-  McpError,
-  ErrorCode as McpErrorCode,
-  ReadResourceRequestSchema,
-  ReadResourceResultSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Server,
+  type SpecTypes,
+} from '@modelcontextprotocol/server';
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
-import type { z } from 'zod';
 import type { PageEvent } from '../core/page-event';
 import { markPrompt, markPromptList, markResourceList, markResourceTemplates } from './page-marks';
 
@@ -66,57 +56,68 @@ const NO_FOCUS = 'No tab is focused: call focus_tab or open_tab first, then read
 export function servePagePrimitives(server: Server, pages: PagePrimitives): void {
   const subscribed = new Set<string>();
 
-  const ask = async <T extends z.ZodType>(
+  type Checked =
+    | 'ListResourcesResult'
+    | 'ListResourceTemplatesResult'
+    | 'ReadResourceResult'
+    | 'ListPromptsResult'
+    | 'GetPromptResult';
+  const ask = async <T extends Checked>(
     method: PageMethod,
     params: Record<string, unknown> | undefined,
-    schema: T,
-  ): Promise<z.infer<T>> => {
+    type: T,
+    noFocus: () => Error = () => new ProtocolError(ProtocolErrorCode.InvalidRequest, NO_FOCUS),
+  ): Promise<SpecTypes[T]> => {
     const pending = pages.requestFocusedPage(method, params);
-    if (!pending) throw new McpError(McpErrorCode.InvalidRequest, NO_FOCUS);
+    if (!pending) throw noFocus();
     let raw: unknown;
     try {
       raw = await pending;
     } catch (error) {
-      throw new McpError(
-        McpErrorCode.InvalidRequest,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
         `The focused page could not answer ${method}: ${errorMessage(error)}`,
       );
     }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new McpError(McpErrorCode.InternalError, `The focused page answered ${method} with a malformed result`);
+    if (!isSpecType[type](raw)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `The focused page answered ${method} with a malformed result`,
+      );
     }
-    return mark(method, parsed.data, pages.focusedPageOrigin?.() ?? 'the focused page');
+    return mark(method, raw as SpecTypes[T], pages.focusedPageOrigin?.() ?? 'the focused page');
   };
 
   // A page without resources or prompts (most MCP-B pages) simply has an empty list.
-  const list = <T extends z.ZodType>(method: PageMethod, schema: T, empty: z.infer<T>): Promise<z.infer<T>> =>
-    ask(method, undefined, schema).catch(() => empty);
+  const list = <T extends Checked>(method: PageMethod, type: T, empty: SpecTypes[T]): Promise<SpecTypes[T]> =>
+    ask(method, undefined, type).catch(() => empty);
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
-    list('resources/list', ListResourcesResultSchema, { resources: [] }),
+  server.setRequestHandler('resources/list', () => list('resources/list', 'ListResourcesResult', { resources: [] }));
+  server.setRequestHandler('resources/templates/list', () =>
+    list('resources/templates/list', 'ListResourceTemplatesResult', { resourceTemplates: [] }),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-    list('resources/templates/list', ListResourceTemplatesResultSchema, { resourceTemplates: [] }),
+  // Without a focused tab no page holds the resource: the spec's not-found answer, with the fix in the message.
+  server.setRequestHandler('resources/read', (request) =>
+    ask(
+      'resources/read',
+      { uri: request.params.uri },
+      'ReadResourceResult',
+      () => new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found. ${NO_FOCUS}`),
+    ),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    ask('resources/read', { uri: request.params.uri }, ReadResourceResultSchema),
-  );
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
-    list('prompts/list', ListPromptsResultSchema, { prompts: [] }),
-  );
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler('prompts/list', () => list('prompts/list', 'ListPromptsResult', { prompts: [] }));
+  server.setRequestHandler('prompts/get', (request) =>
     ask(
       'prompts/get',
       { name: request.params.name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) },
-      GetPromptResultSchema,
+      'GetPromptResult',
     ),
   );
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request) => {
     subscribed.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
     subscribed.delete(request.params.uri);
     return {};
   });

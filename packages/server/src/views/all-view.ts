@@ -9,8 +9,8 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
-import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
 import type { PageEvent } from '../core/page-event';
+import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
@@ -75,6 +75,10 @@ export class AllView implements McpView {
     );
     session.ontoolschanged = () => this.#announcer.schedule();
     if (link.isUp) this.#refresh();
+  }
+
+  setAutoFallback(on: boolean): void {
+    this.#session.setAutoFallback?.(on);
   }
 
   // The focused tab's resources and prompts are the same in both views.
