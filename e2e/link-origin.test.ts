@@ -4,6 +4,7 @@ import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { type Browser, chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { authenticateListener } from '../packages/server/src/link/link-auth';
 import { WebSocketBrowserLink } from '../packages/server/src/link/websocket-browser-link';
 
@@ -33,7 +34,7 @@ describe('the browser link refuses everyone but the paired extension', () => {
     site = await startExampleServer();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      args: chromiumArgs(),
     });
   });
 

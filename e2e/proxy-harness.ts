@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { SECRET } from '../packages/proxy/test/helpers/fixtures';
 import { type Json, TestSocket } from '../packages/proxy/test/helpers/test-socket';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { freePort, repoRoot, serverBin, waitFor } from './harness';
 import { devtoolsPortOf } from './support/cdp';
 import { type StdioMcp, startStdioMcp } from './support/stdio-client';
@@ -45,19 +46,8 @@ export async function launchProxyBrowser(config: {
   const child = spawn(
     '/usr/bin/chromium',
     [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1280,800',
+      ...chromiumArgs({ headless: true, profileDir: profile, extensionDirs: [extensionDir] }),
       '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
       'about:blank',
     ],
     { detached: true, stdio: 'ignore' },

@@ -110,7 +110,7 @@ describe('security: the extension (issue 13)', () => {
         socket.send(JSON.stringify({ type: 'connect', requestId: 'y' }));
       });
     });
-    context = await launchWithExtension(join(dir, 'profile'), join(dir, 'extension'), ['--disable-gpu']);
+    context = await launchWithExtension(join(dir, 'profile'), join(dir, 'extension'));
     await waitFor(() => squatted.filter((seen) => seen.frames.length > 0).length >= 2, 20_000, 'two dials');
     await new Promise<void>((done) => squatter.close(() => done()));
     for (const client of squatter.clients) client.terminate();
