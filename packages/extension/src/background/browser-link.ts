@@ -24,7 +24,8 @@ const MAX_QUEUE = 1_000;
 /**
  * The extension's side of the local browser link: dials the tabmcp server, keeps the MV3 worker
  * alive with a ping every 20 s, reconnects with backoff, and queues what is sent while closed
- * (messages sent before the socket opens would be lost otherwise).
+ * (messages sent before the socket opens would be lost otherwise). Only events are queued: a reply
+ * belongs to the socket whose server asked.
  */
 export class BrowserLink {
   #socket: WebSocket | undefined;
@@ -62,13 +63,28 @@ export class BrowserLink {
     }
   }
 
+  /** Closes the link for good: no more retries, nothing queued. */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    clearInterval(this.#keepalive);
+    this.#queue = [];
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.close(1000, 'the extension stopped the link');
+  }
+
   send(message: ExtensionToServer): void {
     const fitted = fitFrame(message);
     if (fitted?.note) this.log('link.oversized', { note: fitted.note });
     if (!fitted) return;
     const { text } = fitted;
     if (this.isOpen) this.#socket?.send(text);
-    else if (message.type !== 'ping') {
+    else if (isReply(message)) {
+      // The server that asked is gone with its socket and has already failed the call; the next
+      // server never asked, and its ids could collide with the old ones.
+      this.log('link.reply-dropped', { type: message.type });
+    } else if (message.type !== 'ping') {
       this.#queue.push(text);
       if (this.#queue.length > MAX_QUEUE) this.#queue.shift();
     }
@@ -161,4 +177,8 @@ export class BrowserLink {
     this.#retry = setTimeout(() => void this.#dial(), this.#backoffMs);
     this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
   }
+}
+
+function isReply(message: ExtensionToServer): boolean {
+  return message.type === 'toolResult' || message.type === 'response' || message.type === 'connected';
 }
