@@ -237,6 +237,10 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     const noTarget = await raw.request('click', { tabId: 1 });
     assert.equal((noTarget.error as { code: number }).code, -32602);
     assert.match((noTarget.error as { message: string }).message, /selector/);
+    // The browser's own pages stay out of reach remotely too (issue 13): about:blank only.
+    const settings = await raw.request('browser_navigate', { tabId: 999_999, url: 'about:settings' });
+    assert.equal((settings.error as { code: number }).code, -32602);
+    assert.match((settings.error as { message: string }).message, /about:blank/);
     const gone = await raw.request('closeTab', { tabId: 999_999 });
     assert.equal((gone.error as { code: number }).code, -32001);
     const script = await raw.request('browser_navigate', { tabId: 1, url: 'javascript:alert(1)' });

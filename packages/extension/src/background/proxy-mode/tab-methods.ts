@@ -10,7 +10,7 @@ import {
   type TabInfo,
   validate,
 } from '@tabmcp/protocol';
-import { tabInfoOf } from '../link-commands';
+import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
@@ -40,7 +40,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
   };
   return {
     createTab: async ({ url, active, waitForToolsMs }) => {
-      checkNavigable(url);
+      refuseUnsafeUrl(url);
       const raw = await localCommand(hub, { type: 'openTab', requestId: 'proxy', url, focus: active, waitForToolsMs });
       const opened = validate(OpenTabResult, raw, 'openTab result');
       if (!opened.ok) throw opened.error;
@@ -71,7 +71,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return { closed: true, tabId };
     },
     browser_navigate: async ({ tabId, url }) => {
-      checkNavigable(url);
+      refuseUnsafeUrl(url);
       return tabResult(await navigateAndWait(tabId, () => chrome.tabs.update(tabId, { url })));
     },
     goBack: async ({ tabId }) => tabResult(await navigateAndWait(tabId, () => chrome.tabs.goBack(tabId))),
@@ -90,23 +90,6 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
         ...(params ? { params } : {}),
       })) ?? {},
   };
-}
-
-const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
-
-/** The same rule as the local open_tab: no javascript: or extension URLs from a remote caller. */
-function checkNavigable(url: string): void {
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid URL "${url}": give an absolute URL.`);
-  }
-  if (!NAVIGABLE.has(protocol))
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
-      `Refusing to open "${url}": only ${[...NAVIGABLE].join(' ')} URLs.`,
-    );
 }
 
 /** Tabs whose tools would make the answer big keep only a count; the MCP side fetches them per tab. */
