@@ -1,13 +1,13 @@
 import {
   type BrowserInfo,
   type CallToolResult,
+  checkPageArguments,
   ErrorCode,
   errorMessage,
   type PageMethod,
   ProtocolError,
   type TabInfo,
   type Tool,
-  validateJsonSchema,
 } from '@tabmcp/protocol';
 import { z } from 'zod';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
@@ -188,7 +188,7 @@ export class BrowserSession {
   }
 
   async #callPageTool(tabId: number, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
-    const problems = validateJsonSchema(tool.inputSchema, args);
+    const problems = checkPageArguments(tool.inputSchema, args);
     if (problems.length > 0) {
       return errorResult(
         `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,

@@ -1,11 +1,11 @@
 import {
   CallToolResult,
+  checkPageArguments,
   errorMessage,
   HubToolsResult,
   type ServerRequest,
   type Tool,
   validate,
-  validateJsonSchema,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
@@ -125,7 +125,7 @@ export class AllView implements McpView {
       }
       return this.#session.callTool(name, args, progress);
     }
-    const problems = validateJsonSchema(tool.inputSchema, args);
+    const problems = checkPageArguments(tool.inputSchema, args);
     if (problems.length > 0) {
       return errorResult(
         `Invalid arguments for ${name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,

@@ -1,10 +1,8 @@
 import type { Hub } from '@tabmcp/hub';
 import {
-  ErrorCode,
   GETTABS_INLINE_TOOL_BYTES,
   GETTABS_INLINE_TOTAL_BYTES,
   OpenTabResult,
-  ProtocolError,
   type RemoteResult,
   type RemoteTabInfo,
   type TabInfo,
