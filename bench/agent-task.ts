@@ -16,6 +16,7 @@ import { textOf } from '../e2e/support/results';
 import { type StdioMcp, startStdioMcp } from '../e2e/support/stdio-client';
 import { startTabmcpProcess } from '../e2e/support/tabmcp-process';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median, summarize } from './lib/stats';
 
@@ -217,7 +218,7 @@ async function floorOnce(shopUrl: string): Promise<number> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: ['--no-sandbox'],
+    args: chromiumArgs(),
   });
   try {
     const page = await browser.newPage();

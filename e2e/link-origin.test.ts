@@ -4,6 +4,8 @@ import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { type Browser, chromium } from 'playwright-core';
 import WebSocket from 'ws';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { authenticateListener } from '../packages/server/src/link/link-auth';
 import { WebSocketBrowserLink } from '../packages/server/src/link/websocket-browser-link';
 
 const TOKEN = 'test-pairing-token-0123456789';
@@ -32,7 +34,7 @@ describe('the browser link refuses everyone but the paired extension', () => {
     site = await startExampleServer();
     browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      args: chromiumArgs(),
     });
   });
 
@@ -58,10 +60,16 @@ describe('the browser link refuses everyone but the paired extension', () => {
     assert.equal(link.isUp, false);
   });
 
-  it('checks Origin and the pairing token at the upgrade', async () => {
-    assert.equal(await attempt(`ws://127.0.0.1:${port}/?token=${TOKEN}`, 'http://evil.example'), 403);
-    assert.equal(await attempt(`ws://127.0.0.1:${port}/?token=wrong`, EXTENSION_ORIGIN), 403);
-    assert.equal(await attempt(`ws://127.0.0.1:${port}/`, EXTENSION_ORIGIN), 403);
-    assert.equal(await attempt(`ws://127.0.0.1:${port}/?token=${TOKEN}`, EXTENSION_ORIGIN), 'open');
+  it('checks Origin at the upgrade and the pairing token by challenge and response', async () => {
+    assert.equal(await attempt(`ws://127.0.0.1:${port}/`, 'http://evil.example'), 403);
+    assert.equal(await attempt(`ws://127.0.0.1:${port}/`, EXTENSION_ORIGIN), 'open');
+    const wrong = new WebSocket(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN });
+    await assert.rejects(authenticateListener(wrong, 'wrong'), /pairing token/);
+    assert.equal(link.isUp, false);
+    const right = new WebSocket(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN });
+    await authenticateListener(right, TOKEN);
+    await new Promise((done) => setTimeout(done, 50));
+    assert.equal(link.isUp, true);
+    right.close();
   });
 });

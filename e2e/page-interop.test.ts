@@ -79,7 +79,7 @@ describe('interop: every kind of page reaches MCP clients', () => {
     await waitFor(async () => (await tabmcp.toolNames()).includes('count_notes'), 8_000, 'the late WebMCP tool');
     const tools = (await tabmcp.client.listTools()).tools;
     const addNote = tools.find((tool) => tool.name === 'add_note');
-    assert.equal(addNote?.title, 'Add a note');
+    assert.match(addNote?.title ?? '', /^Add a note \(from http:\/\/[^)]+\)$/, 'page titles carry their origin');
     assert.deepEqual(addNote?.inputSchema.required, ['text']);
     const added = await tabmcp.call('add_note', { text: 'buy milk' });
     assert.notEqual(added.isError, true, textOf(added));
@@ -149,7 +149,13 @@ describe('interop: every kind of page reaches MCP clients', () => {
       ['explain'],
     );
     const prompt = await tabmcp.client.getPrompt({ name: 'explain', arguments: { tone: 'calm' } });
-    assert.deepEqual(prompt.messages[0]?.content, { type: 'text', text: 'In a calm tone, explain count=2' });
+    // Page-written prompt text is marked with its origin (issue 13).
+    const message = prompt.messages[0];
+    assert.equal(message?.role, 'user');
+    assert.match(
+      (message?.content as { text: string } | undefined)?.text ?? '',
+      /^\[page prompt message \(written as user\) from http:\/\/[^\]]+\] In a calm tone, explain count=2$/,
+    );
     await assert.rejects(
       tabmcp.client.readResource({ uri: 'counter://nothing' }),
       /could not answer resources\/read: .*No resource counter:\/\/nothing/,
@@ -163,9 +169,13 @@ describe('interop: every kind of page reaches MCP clients', () => {
     await changed;
     assert.deepEqual((await tabmcp.client.listResources()).resources, []);
     assert.deepEqual((await tabmcp.client.listPrompts()).prompts, []);
-    await assert.rejects(
-      tabmcp.client.readResource({ uri: 'counter://value' }),
-      /No tab is focused: call focus_tab or open_tab/,
-    );
+    // The spec's resource-not-found answer (-32602 since 2026-07-28, which the SDK sends in both
+    // eras), with one "MCP error" prefix, the client's own: the server's message carries none.
+    await assert.rejects(tabmcp.client.readResource({ uri: 'counter://value' }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /^MCP error -32602: Resource counter:\/\/value not found\. No tab is focused/);
+      assert.doesNotMatch(error.message.slice(10), /MCP error/);
+      return true;
+    });
   });
 });

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { repoRoot } from './harness';
 
 /**
@@ -34,7 +35,7 @@ describe('page SDK in real Chromium', () => {
   before(async () => {
     siteA = await startExampleServer(0, '127.0.0.1');
     siteB = await startExampleServer(0, 'localhost');
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs() });
   });
 
   after(async () => {

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +10,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
 import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
+import { httpBearerToken } from '../packages/server/src/mcp/http-token';
+import { loadOrCreateToken } from '../packages/server/src/pairing';
 import { jsonOf, serverBin, textOf, waitFor } from './harness';
 import {
   launchProxyBrowser,
@@ -190,8 +195,11 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
   });
 
   it('serves MCP over Streamable HTTP too, one proxy connection per MCP session', async () => {
+    // --http clients present the bearer token derived from the local pairing token (docs/mcp-eras.md).
+    const home = mkdtempSync(join(tmpdir(), 'tabmcp-proxy-http-'));
+    const bearer = httpBearerToken(loadOrCreateToken(home));
     const child = spawn(process.execPath, [serverBin, '--proxy', proxy.url, '--http', '0', '--browser-name', BROWSER], {
-      env: { ...process.env, TABMCP_PROXY_TOKEN: token },
+      env: { ...process.env, TABMCP_PROXY_TOKEN: token, TABMCP_HOME: home },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let logs = '';
@@ -201,7 +209,10 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     const client = new Client({ name: 'tabmcp-proxy-http', version: '1.0.0' });
     try {
       const url = await waitFor(() => /"url":"(http:[^"]+)"/.exec(logs)?.[1], 10_000, 'http.listening');
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const refused = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(refused.status, 401, 'no bearer token, no session');
+      const headers = { Authorization: `Bearer ${bearer}` };
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
       const connected = (await client.callTool({ name: 'connect_browser', arguments: {} })) as CallToolResult;
       assert.notEqual(connected.isError, true, textOf(connected));
       const tabs = jsonOf<{ tabs: Array<{ url: string }> }>(
@@ -215,6 +226,7 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
         child.kill('SIGTERM');
         await exited;
       }
+      rmSync(home, { recursive: true, force: true });
     }
   });
 
@@ -225,6 +237,10 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     const noTarget = await raw.request('click', { tabId: 1 });
     assert.equal((noTarget.error as { code: number }).code, -32602);
     assert.match((noTarget.error as { message: string }).message, /selector/);
+    // The browser's own pages stay out of reach remotely too (issue 13): about:blank only.
+    const settings = await raw.request('browser_navigate', { tabId: 999_999, url: 'about:settings' });
+    assert.equal((settings.error as { code: number }).code, -32602);
+    assert.match((settings.error as { message: string }).message, /about:blank/);
     const gone = await raw.request('closeTab', { tabId: 999_999 });
     assert.equal((gone.error as { code: number }).code, -32001);
     const script = await raw.request('browser_navigate', { tabId: 1, url: 'javascript:alert(1)' });

@@ -7,6 +7,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BrowserContext, chromium } from 'playwright-core';
 import { SECRET } from '../packages/proxy/test/helpers/fixtures';
 import { type Json, TestSocket } from '../packages/proxy/test/helpers/test-socket';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { freePort, repoRoot, serverBin, waitFor } from './harness';
 import { devtoolsPortOf } from './support/cdp';
 import { type StdioMcp, startStdioMcp } from './support/stdio-client';
@@ -45,19 +46,8 @@ export async function launchProxyBrowser(config: {
   const child = spawn(
     '/usr/bin/chromium',
     [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1280,800',
+      ...chromiumArgs({ headless: true, profileDir: profile, extensionDirs: [extensionDir] }),
       '--remote-debugging-port=0',
-      `--user-data-dir=${profile}`,
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
       'about:blank',
     ],
     { detached: true, stdio: 'ignore' },
@@ -200,6 +190,8 @@ export interface TestSite {
   url: string;
   /** A page with a tool that never answers (`wait_forever`) and one that does (`ping`). */
   slowUrl: string;
+  /** `heavyUrl(n)`: a page with n tools `t<n>_<i>` of 8,000-character descriptions each (n = 150 is 1.2 MB). */
+  heavyUrl(toolCount: number): string;
   close(): Promise<void>;
 }
 
@@ -209,6 +201,17 @@ const SLOW_PAGE = `<!doctype html><title>slow</title><script src="/sdk/tabmcp-pa
     () => new Promise(() => {}));
   provider.addTool({ name: 'ping', description: 'Answers pong.', inputSchema: { type: 'object', properties: {} } },
     () => ({ pong: true }));
+  provider.exposeOnWindow();
+  TabMcp.serveTab(provider);
+</script>`;
+
+const HEAVY_PAGE = `<!doctype html><title>heavy</title><script src="/sdk/tabmcp-page.js"></script><script>
+  const count = Number(new URLSearchParams(location.search).get('n'));
+  const provider = new TabMcp.McpWindowProvider({ name: 'heavy', version: '1.0.0' });
+  for (let i = 0; i < count; i++) {
+    provider.addTool({ name: 't' + count + '_' + i, description: String(i).padEnd(8000, '.'),
+      inputSchema: { type: 'object', properties: {} } }, () => ({ i }));
+  }
   provider.exposeOnWindow();
   TabMcp.serveTab(provider);
 </script>`;
@@ -237,6 +240,7 @@ export async function startTestSite(): Promise<TestSite> {
     ['/plain/about.html', { type: 'text/html', body: read('examples/plain/about.html') }],
     ['/sdk/tabmcp-page.js', { type: 'text/javascript', body: sdk }],
     ['/slow.html', { type: 'text/html', body: SLOW_PAGE }],
+    ['/heavy.html', { type: 'text/html', body: HEAVY_PAGE }],
   ]);
   const server = createServer((request, response) => {
     const file = files.get(new URL(request.url ?? '/', 'http://localhost').pathname);
@@ -249,6 +253,7 @@ export async function startTestSite(): Promise<TestSite> {
   return {
     url,
     slowUrl: `${url}/slow.html`,
+    heavyUrl: (toolCount) => `${url}/heavy.html?n=${toolCount}`,
     close: () => new Promise((done) => server.close(() => done())),
   };
 }

@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EXTENSION_ORIGIN, MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import WebSocket from 'ws';
+import { authenticateListener } from '../packages/server/src/link/link-auth';
 import { freePort, serverBin, textOf, waitFor } from './harness';
 import { type Machine, newMachine } from './server-harness';
 
@@ -49,8 +50,8 @@ describe('bad input on the WebSocket and on stdio', () => {
     });
     client = new Client({ name: 'bad-input', version: '1.0.0' });
     await client.connect(transport);
-    extension = new WebSocket(`ws://127.0.0.1:${machine.port}/?token=${machine.token}`, { origin: EXTENSION_ORIGIN });
-    await new Promise((done) => extension.once('open', done));
+    extension = new WebSocket(`ws://127.0.0.1:${machine.port}/`, { origin: EXTENSION_ORIGIN });
+    await authenticateListener(extension, machine.token);
     extension.on('message', answer);
     const connected = await client.callTool({ name: 'connect_browser', arguments: {} });
     assert.notEqual(connected.isError, true, JSON.stringify(connected));
@@ -92,13 +93,13 @@ describe('bad input on the WebSocket and on stdio', () => {
     );
   });
 
-  it('a frame over the size cap closes that socket only; the extension reconnects and state comes back', async () => {
+  it('a frame over 4× the message cap closes that socket only; the extension reconnects and state comes back', async () => {
     const closed = new Promise<number>((done) => extension.once('close', (code) => done(code)));
-    extension.send(JSON.stringify({ type: 'tabUpdated', pad: 'x'.repeat(MAX_MESSAGE_BYTES + 10) }));
+    extension.send(JSON.stringify({ type: 'tabUpdated', pad: 'x'.repeat(4 * MAX_MESSAGE_BYTES + 10) }));
     assert.equal(await closed, 1009);
-    extension = new WebSocket(`ws://127.0.0.1:${machine.port}/?token=${machine.token}`, { origin: EXTENSION_ORIGIN });
+    extension = new WebSocket(`ws://127.0.0.1:${machine.port}/`, { origin: EXTENSION_ORIGIN });
+    await authenticateListener(extension, machine.token);
     extension.on('message', answer);
-    await new Promise((done) => extension.once('open', done));
     // The session reconnects by itself (the agent had connected) and keeps serving.
     await waitFor(
       async () => !(await client.callTool({ name: 'list_tabs', arguments: {} })).isError,
@@ -123,17 +124,18 @@ describe('bad input on the WebSocket and on stdio', () => {
         socket.on('error', () => done(0));
       });
     const base = `ws://127.0.0.1:${machine.port}/peer`;
-    assert.equal(await attempt(`${base}?token=wrong`, {}), 403);
-    assert.equal(await attempt(`${base}?token=${machine.token}`, { origin: 'https://evil.example' }), 403);
-    assert.equal(await attempt(`${base}?token=${machine.token}`, { origin: EXTENSION_ORIGIN }), 403);
-    assert.equal(await attempt(`${base}?token=${machine.token}`, {}), 'open');
+    assert.equal(await attempt(base, { origin: 'https://evil.example' }), 403);
+    assert.equal(await attempt(base, { origin: EXTENSION_ORIGIN }), 403);
+    assert.equal(await attempt(base, {}), 'open');
+    const wrong = new WebSocket(base);
+    await assert.rejects(authenticateListener(wrong, 'wrong'), /pairing token/);
   });
 
   it('a peer sending garbage is logged, and its valid requests still work', async () => {
-    const peer = new WebSocket(`ws://127.0.0.1:${machine.port}/peer?token=${machine.token}`);
+    const peer = new WebSocket(`ws://127.0.0.1:${machine.port}/peer`);
+    await authenticateListener(peer, machine.token);
     const replies: Array<Record<string, unknown>> = [];
     peer.on('message', (raw) => replies.push(JSON.parse(raw.toString()) as Record<string, unknown>));
-    await new Promise((done) => peer.once('open', done));
     peer.send('{{{');
     peer.send(JSON.stringify({ type: 'openTab', requestId: 'x'.repeat(101), url: 'https://a.example', focus: true }));
     peer.send(JSON.stringify({ type: 'connect', requestId: 'p1' }));

@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { httpBearerToken } from '../packages/server/src/mcp/http-token';
 import { serverBin, textOf, waitFor } from './harness';
 import { type Machine, newMachine } from './server-harness';
 
@@ -16,6 +17,7 @@ describe('tabmcp --http serves several clients, each with its own session', () =
   let child: ChildProcess;
   let url: string;
   let stderr = '';
+  let authorization = '';
   const clients: Client[] = [];
 
   async function connectClient(): Promise<{ client: Client; changes: () => number }> {
@@ -24,7 +26,9 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       changes += 1;
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }),
+    );
     clients.push(client);
     return { client, changes: () => changes };
   }
@@ -35,6 +39,7 @@ describe('tabmcp --http serves several clients, each with its own session', () =
   before(async () => {
     site = await startExampleServer();
     machine = await newMachine();
+    authorization = `Bearer ${httpBearerToken(machine.token)}`;
     child = spawn(
       process.execPath,
       [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
@@ -82,7 +87,11 @@ describe('tabmcp --http serves several clients, each with its own session', () =
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
     });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization,
+    };
     const evil = await fetch(url, {
       method: 'POST',
       headers: { ...headers, origin: 'https://evil.example' },
@@ -111,10 +120,41 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     assert.equal(unknown.status, 404);
     const garbage = await fetch(url, { method: 'POST', headers, body: '{not json' });
     assert.equal(garbage.status, 400);
+    assert.equal(((await garbage.json()) as { error: { code: number } }).error.code, -32700);
+    const noSession = await fetch(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'known-id', method: 'tools/list' }),
+    });
+    assert.equal(((await noSession.json()) as { id: unknown }).id, 'known-id', 'the error carries the request id');
+  });
+
+  it('refuses a request without the bearer token, or with a wrong one, before anything else', async () => {
+    const initialize = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const bads: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer wrong' },
+      { authorization: `Bearer ${machine.token}` },
+    ];
+    for (const bad of bads) {
+      const response = await fetch(url, { method: 'POST', headers: { ...headers, ...bad }, body: initialize });
+      assert.equal(response.status, 401, `refused: ${JSON.stringify(bad)}`);
+      assert.match(((await response.json()) as { error: { message: string } }).error.message, /tabmcp pair/);
+    }
   });
 
   it('keeps at most 32 sessions: clients that vanished without DELETE are evicted, oldest first', async () => {
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization,
+    };
     const open = async () => {
       const response = await fetch(url, {
         method: 'POST',

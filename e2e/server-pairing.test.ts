@@ -27,11 +27,7 @@ describe('pairing your own Chrome through the options page', () => {
     // The extension as a person loads it: the plain build, which knows no token.
     const extension = join(profile, 'extension');
     cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extension, { recursive: true });
-    context = await launchWithExtension(join(profile, 'user-data'), extension, [
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-    ]);
+    context = await launchWithExtension(join(profile, 'user-data'), extension);
   });
 
   after(async () => {

@@ -1,5 +1,5 @@
 // Runs every test file with Node's test runner (tsx for TypeScript).
-// `--unit` runs the in-process tests only; the default adds the real-Chromium end-to-end tests.
+// `--unit` skips e2e/ (the real-Chromium tests); package tests still start what they need (Redis, child processes).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ function findTests(dir) {
   return found;
 }
 
-const roots = ['packages', ...(unitOnly ? [] : ['e2e'])];
+const roots = ['packages', 'test', ...(unitOnly ? [] : ['e2e'])];
 const files = roots
   .flatMap((root) => findTests(root))
   .filter((file) => filters.length === 0 || filters.some((filter) => file.includes(filter)))

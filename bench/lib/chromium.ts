@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumArgs } from '../../packages/server/src/launcher/chromium-args';
 
 export interface ExtensionToLoad {
   dir: string;
@@ -31,21 +32,7 @@ export async function launchChromium(
     join(profileDir, 'Default', 'Preferences'),
     JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
   );
-  const args = [
-    '--headless=new',
-    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    `--user-data-dir=${profileDir}`,
-    `--disable-extensions-except=${dirs.join(',')}`,
-    `--load-extension=${dirs.join(',')}`,
-    startUrl,
-  ];
+  const args = [...chromiumArgs({ headless: true, profileDir, extensionDirs: dirs }), startUrl];
   const child: ChildProcess = spawn('/usr/bin/chromium', args, { detached: true, stdio: 'ignore' });
   await new Promise<void>((done, fail) => {
     child.once('spawn', done);

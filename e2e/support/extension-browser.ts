@@ -1,4 +1,5 @@
 import { type BrowserContext, chromium } from 'playwright-core';
+import { chromiumArgs } from '../../packages/server/src/launcher/chromium-args';
 
 /** Headless Chromium through Playwright on `userDataDir`, with the unpacked extension at `extensionDir`. */
 export function launchWithExtension(
@@ -9,11 +10,7 @@ export function launchWithExtension(
   return chromium.launchPersistentContext(userDataDir, {
     executablePath: '/usr/bin/chromium',
     headless: true,
-    args: [
-      '--no-sandbox',
-      ...extraArgs,
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
-    ],
+    // Playwright sets the profile and headless mode itself.
+    args: [...chromiumArgs({ extensionDirs: [extensionDir] }), ...extraArgs],
   });
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { proxyConfigFrom } from '../src/background/proxy-mode/proxy-config';
+import { proxyConfigFrom, proxyUrlProblem } from '../src/background/proxy-mode/proxy-config';
 import { refreshDelayMs, tokenExpiryMs } from '../src/background/proxy-mode/token-expiry';
 
 const jwt = (payload: Record<string, unknown>) =>
@@ -30,8 +30,17 @@ describe('proxy mode config', () => {
     assert.equal(proxyConfigFrom({ proxyUrl: 'https://p.example', proxyToken: 't' }, 'x'), undefined);
     assert.equal(proxyConfigFrom({ proxyUrl: 'wss://p.example' }, 'x'), undefined);
     assert.equal(
-      proxyConfigFrom({ proxyUrl: 'ws://h:1', proxyToken: 't', browserName: 'Work' }, 'x')?.browserName,
+      proxyConfigFrom({ proxyUrl: 'ws://127.0.0.1:1', proxyToken: 't', browserName: 'Work' }, 'x')?.browserName,
       'Work',
     );
+  });
+
+  it('never sends the token over plain ws:// to another machine (issue 13, finding 15)', () => {
+    assert.equal(proxyConfigFrom({ proxyUrl: 'ws://proxy.example:8080', proxyToken: 't' }, 'x'), undefined);
+    assert.equal(proxyConfigFrom({ proxyUrl: 'ws://10.0.0.5', proxyToken: 't' }, 'x'), undefined);
+    assert.match(proxyUrlProblem('ws://proxy.example:8080') ?? '', /unencrypted: use wss:\/\//);
+    for (const url of ['ws://localhost:9', 'ws://127.0.0.1:9', 'ws://[::1]:9', 'wss://proxy.example']) {
+      assert.equal(proxyUrlProblem(url), undefined, url);
+    }
   });
 });

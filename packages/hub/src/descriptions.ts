@@ -1,4 +1,4 @@
-import type { Tool } from '@tabmcp/protocol';
+import { cleanPageLine, cleanPageText, MAX_DESCRIPTION_LENGTH, type Tool } from '@tabmcp/protocol';
 
 export interface DescriptionContext {
   origin: string;
@@ -18,5 +18,24 @@ export function describeHubTool(tool: Tool, context: DescriptionContext): string
     context.ordinal === undefined
       ? `cached, no open tab; a call opens ${context.reopenUrl ?? context.origin}`
       : `tab ${context.ordinal}${context.active ? ' • active' : ''}`;
-  return `[page tool from ${context.origin}, ${where}] ${text}`;
+  // Cut after the marker is added: the marked text must still fit the link's description cap.
+  const marked = `[page tool from ${cleanPageLine(context.origin)}, ${where}] ${cleanPageText(text)}`;
+  return marked.length <= MAX_DESCRIPTION_LENGTH ? marked : `${marked.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
+}
+
+/**
+ * The page's tool as agents see it under a hub name: every page-written text that a client may
+ * show (description, title, annotations.title) cleaned and tied to its origin; schemas untouched.
+ */
+export function presentHubTool(tool: Tool, name: string, context: DescriptionContext): Tool {
+  const presented: Tool = { ...tool, name, description: describeHubTool(tool, context) };
+  if (tool.title !== undefined) presented.title = markTitle(tool.title, context.origin);
+  if (tool.annotations?.title !== undefined) {
+    presented.annotations = { ...tool.annotations, title: markTitle(tool.annotations.title, context.origin) };
+  }
+  return presented;
+}
+
+function markTitle(title: string, origin: string): string {
+  return `${cleanPageLine(title).slice(0, 256)} (from ${cleanPageLine(origin)})`;
 }

@@ -15,11 +15,12 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { AuditLog } from './audit-log';
-import { describeHubTool } from './descriptions';
+import { readSites, readSnapshot, trimCache } from './cache-limits';
+import { presentHubTool } from './descriptions';
 import { domainOf, originOfDomain } from './domain';
 import { bestTabForDomain } from './routing';
 import { type SiteDecision, SitePolicy, siteOf } from './site-policy';
-import { HubSnapshot, type HubStore, type StoredCachedTool, type StoredTab } from './store';
+import type { HubSnapshot, HubStore, StoredCachedTool, StoredTab } from './store';
 import type { TabTransport } from './tab-transport';
 import { checkTools, isCached } from './tool-check';
 import { hubToolName } from './tool-namer';
@@ -192,18 +193,17 @@ export class Hub {
   /** Rebuilds the state a stopped worker had: stored tabs still open (and fresh), cached tools, site decisions. */
   async restore(liveTabs: ReadonlyArray<{ tabId: number; url: string | undefined }>): Promise<void> {
     const raw = await this.#store?.load();
-    if (raw === undefined || raw === null) return;
-    const parsed = HubSnapshot.safeParse(raw);
-    if (!parsed.success) {
-      this.#log('restore.rejected', { reason: parsed.error.issues[0]?.message ?? 'invalid snapshot' });
-      return;
-    }
-    for (const { site, decision } of parsed.data.sites) this.#policy.set(site, decision);
-    for (const cached of parsed.data.cached) this.#cached.set(cacheKey(cached.domain, cached.tool.name), cached);
+    const ownSites = await this.#store?.loadSites?.();
+    const snapshot = readSnapshot(raw, this.#now());
+    // Decisions under their own key win; the snapshot's copy is for state saved before they had one.
+    const sites = ownSites === undefined || ownSites === null ? snapshot.sites : readSites(ownSites).items;
+    if (snapshot.dropped > 0) this.#log('restore.trimmed', { dropped: snapshot.dropped });
+    for (const { site, decision } of sites) this.#policy.set(site, decision);
+    for (const cached of snapshot.cached) this.#cached.set(cacheKey(cached.domain, cached.tool.name), cached);
     const live = new Map(liveTabs.map((tab) => [tab.tabId, tab.url]));
     const now = this.#now();
     let restored = 0;
-    for (const stored of parsed.data.tabs) {
+    for (const stored of snapshot.tabs) {
       const liveUrl = live.get(stored.tabId);
       // A content script that registered while storage loaded is newer than the stored entry.
       if (this.#tabs.has(stored.tabId) || liveUrl === undefined || now - stored.updatedAt > this.#staleTabMs) continue;
@@ -215,7 +215,7 @@ export class Hub {
       this.#emit(stored.tabId);
       restored += 1;
     }
-    this.#log('restore', { tabs: restored, cached: this.#cached.size, sites: parsed.data.sites.length });
+    this.#log('restore', { tabs: restored, cached: this.#cached.size, sites: sites.length });
     this.#changed();
     if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#restoreGraceMs);
   }
@@ -237,7 +237,13 @@ export class Hub {
     if (!this.#policy.set(site, decision)) return;
     this.#audit.add({ at: this.#now(), kind: 'site', domain: site, detail: decision ?? 'forget' });
     this.#log('site', { site, decision: decision ?? 'forget' });
-    for (const tab of this.#tabs.values()) if (siteOf(tab.url) === site) this.#emit(tab.tabId);
+    for (const tab of this.#tabs.values()) {
+      if (siteOf(tab.url) !== site) continue;
+      this.#cacheTools(tab);
+      this.#emit(tab.tabId);
+    }
+    if (decision !== 'allow') this.#forgetCached(site);
+    this.#store?.saveSites?.(this.#policy.entries());
     this.#changed();
   }
 
@@ -499,7 +505,7 @@ export class Hub {
     const domain = domainOf(url);
     const kind = isRegister ? 'register' : 'update';
     const { accepted, rejected } = checkTools(message.params.tools);
-    for (const problem of rejected) {
+    for (const problem of summarize(rejected)) {
       this.#audit.add({ at: this.#now(), kind: 'rejected', tabId, domain, tool: problem.name, detail: problem.reason });
       this.#log('tool.rejected', { tabId, domain, tool: problem.name, reason: problem.reason });
     }
@@ -518,16 +524,34 @@ export class Hub {
       connected: true,
     };
     this.#tabs.set(tabId, entry);
-    if (domain && url) {
-      for (const tool of accepted) {
-        if (isCached(tool)) this.#cached.set(cacheKey(domain, tool.name), { domain, url, tool, savedAt: this.#now() });
-      }
-    }
+    this.#cacheTools(entry);
     this.#audit.add({ at: this.#now(), kind, tabId, domain, detail: `${accepted.length} tools` });
     this.#log(kind, { tabId, url, count: accepted.length, access: this.#policy.access(url) });
     if (!unchanged) this.#emit(tabId);
     this.#changed();
     for (const check of [...(this.#registrationWaiters.get(tabId) ?? [])]) check();
+  }
+
+  /** Only allowed sites get cached tools (they are persisted and outlive the tab), within CACHE_LIMITS. */
+  #cacheTools(tab: TabTools): void {
+    const { domain, url } = tab;
+    if (!domain || !url || this.#policy.access(url) !== 'allowed') return;
+    let added = false;
+    for (const tool of tab.tools) {
+      if (!isCached(tool)) continue;
+      this.#cached.set(cacheKey(domain, tool.name), { domain, url, tool, savedAt: this.#now() });
+      added = true;
+    }
+    if (!added) return;
+    const kept = trimCache(this.#cached.values(), this.#now());
+    if (kept.length === this.#cached.size) return;
+    this.#log('cache.trimmed', { dropped: this.#cached.size - kept.length });
+    this.#cached.clear();
+    for (const cached of kept) this.#cached.set(cacheKey(cached.domain, cached.tool.name), cached);
+  }
+
+  #forgetCached(site: string): void {
+    for (const [key, cached] of this.#cached) if (siteOf(cached.url) === site) this.#cached.delete(key);
   }
 
   #onDisconnect(tabId: number): void {
@@ -570,7 +594,7 @@ export class Hub {
       for (const tool of tab.tools) {
         const name = hubToolName(domain, tab.ordinal, tool.name, taken);
         const active = tab.tabId === this.#activeTabId;
-        exposed.push({ ...tool, name, description: describeHubTool(tool, { origin, ordinal: tab.ordinal, active }) });
+        exposed.push(presentHubTool(tool, name, { origin, ordinal: tab.ordinal, active }));
         routes.set(name, { domain, toolName: tool.name, tabId: tab.tabId });
       }
     }
@@ -582,13 +606,9 @@ export class Hub {
       if (live.some((tab) => tab.domain === entry.domain && hasTool(tab, entry.tool.name))) continue;
       const name = hubToolName(entry.domain, undefined, entry.tool.name, taken);
       const origin = originOfDomain(entry.domain, entry.url);
-      const description = describeHubTool(entry.tool, {
-        origin,
-        ordinal: undefined,
-        active: false,
-        reopenUrl: entry.url,
-      });
-      exposed.push({ ...entry.tool, name, description });
+      exposed.push(
+        presentHubTool(entry.tool, name, { origin, ordinal: undefined, active: false, reopenUrl: entry.url }),
+      );
       routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
     }
     this.#routes = routes;
@@ -613,8 +633,24 @@ export class Hub {
         updatedAt: tab.updatedAt,
       });
     }
-    return { version: 1, tabs, cached: [...this.#cached.values()], sites: this.#policy.entries() };
+    // The same limits as on load, so what is saved always loads whole.
+    const cached = trimCache(this.#cached.values(), this.#now());
+    return { version: 1, tabs, cached, sites: this.#policy.entries() };
   }
+}
+
+/** A page refusing thousands of tools gets a few reasons and a count, not thousands of log lines. */
+function summarize(rejected: Array<{ name: string; reason: string }>): Array<{ name: string; reason: string }> {
+  const shown = 10;
+  if (rejected.length <= shown) return rejected;
+  const rest = rejected.slice(shown);
+  return [
+    ...rejected.slice(0, shown),
+    {
+      name: `(${rest.length} more)`,
+      reason: `${rejected.length} tools refused in all; the last: ${rest.at(-1)?.reason}`,
+    },
+  ];
 }
 
 function cacheKey(domain: string, toolName: string): string {

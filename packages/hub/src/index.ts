@@ -1,4 +1,5 @@
 export { AuditLog } from './audit-log';
+export { CACHE_LIMITS, readSnapshot, trimCache } from './cache-limits';
 export { describeHubTool } from './descriptions';
 export { domainOf } from './domain';
 export { Hub, type HubOptions, type TabOpener, type TabTools } from './hub';
@@ -6,5 +7,5 @@ export { bestTabForDomain, type RoutableTab } from './routing';
 export { isLoopback, type SiteDecision, SitePolicy, siteOf } from './site-policy';
 export { HubSnapshot, type HubStore, MemoryHubStore } from './store';
 export type { TabTransport } from './tab-transport';
-export { checkTools } from './tool-check';
+export { checkTools, HUB_TOOL_PREFIX } from './tool-check';
 export { hubToolName, MAX_TOOL_NAME_LENGTH } from './tool-namer';

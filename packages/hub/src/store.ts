@@ -34,11 +34,24 @@ export type HubSnapshot = z.infer<typeof HubSnapshot>;
 export interface HubStore {
   load(): Promise<unknown>;
   save(snapshot: HubSnapshot): void;
+  /**
+   * The user's site decisions under a key of their own: nothing a page can make the hub store
+   * (tools, tabs) can invalidate them. A store without these keeps them in the snapshot only.
+   */
+  loadSites?(): Promise<unknown>;
+  saveSites?(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void;
 }
 
 export class MemoryHubStore implements HubStore {
   saved: HubSnapshot | undefined;
+  savedSites: unknown;
   saves = 0;
+  async loadSites(): Promise<unknown> {
+    return structuredClone(this.savedSites);
+  }
+  saveSites(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void {
+    this.savedSites = structuredClone(sites);
+  }
   async load(): Promise<unknown> {
     return this.saved === undefined ? undefined : structuredClone(this.saved);
   }

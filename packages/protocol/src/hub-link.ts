@@ -18,8 +18,19 @@ export const BrowserCapabilities = z.object({
 });
 export type BrowserCapabilities = z.infer<typeof BrowserCapabilities>;
 
-/** Every tab's tools of every allowed site, named and described by the hub; schemas untouched. */
-export const HubToolList = z.array(Tool).max(20_000);
+/**
+ * Every tab's tools of every allowed site, named and described by the hub; schemas untouched. A
+ * tool that does not check out is dropped alone: one bad tool must not freeze the whole list.
+ */
+export const HubToolList = z
+  .array(z.unknown())
+  .max(20_000)
+  .transform((items) =>
+    items.flatMap((item) => {
+      const parsed = Tool.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  );
 
 /** Answered by `response {requestId, result: CallToolResult | error}` like the other requests with an id. */
 export const CallHubToolMessage = z.object({

@@ -22,7 +22,20 @@ function isSchema(value: unknown): value is JsonSchema {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function validateJsonSchema(schema: JsonSchema, value: unknown, path = 'arguments'): string[] {
+export interface JsonSchemaCheckOptions {
+  /**
+   * Run `pattern` regexes (default true). Off where the schema comes from a page and the check runs
+   * outside it: a catastrophic pattern would freeze the process (ReDoS), and the page checks its own.
+   */
+  patterns?: boolean;
+}
+
+export function validateJsonSchema(
+  schema: JsonSchema,
+  value: unknown,
+  path = 'arguments',
+  options: JsonSchemaCheckOptions = {},
+): string[] {
   const problems: string[] = [];
   const { type } = schema;
   if (typeof type === 'string' || Array.isArray(type)) {
@@ -38,10 +51,10 @@ export function validateJsonSchema(schema: JsonSchema, value: unknown, path = 'a
     problems.push(`${path}: expected ${JSON.stringify(schema.const)}`);
   }
   for (const key of ['anyOf', 'oneOf'] as const) {
-    const options = schema[key];
-    if (Array.isArray(options) && options.length > 0) {
-      const passing = options.filter(
-        (option) => isSchema(option) && validateJsonSchema(option, value, path).length === 0,
+    const shapes = schema[key];
+    if (Array.isArray(shapes) && shapes.length > 0) {
+      const passing = shapes.filter(
+        (option) => isSchema(option) && validateJsonSchema(option, value, path, options).length === 0,
       );
       if (key === 'anyOf' ? passing.length === 0 : passing.length !== 1) {
         problems.push(`${path}: does not match ${key === 'anyOf' ? 'any' : 'exactly one'} of the allowed shapes`);
@@ -53,7 +66,7 @@ export function validateJsonSchema(schema: JsonSchema, value: unknown, path = 'a
       problems.push(`${path}: expected at least ${schema.minLength} characters`);
     if (typeof schema.maxLength === 'number' && value.length > schema.maxLength)
       problems.push(`${path}: expected at most ${schema.maxLength} characters`);
-    if (typeof schema.pattern === 'string') {
+    if (options.patterns !== false && typeof schema.pattern === 'string') {
       try {
         if (!new RegExp(schema.pattern, 'u').test(value)) problems.push(`${path}: expected to match ${schema.pattern}`);
       } catch {
@@ -75,7 +88,7 @@ export function validateJsonSchema(schema: JsonSchema, value: unknown, path = 'a
     if (isSchema(schema.items)) {
       const items = schema.items;
       value.forEach((item, index) => {
-        problems.push(...validateJsonSchema(items, item, `${path}[${index}]`));
+        problems.push(...validateJsonSchema(items, item, `${path}[${index}]`, options));
       });
     }
   }
@@ -89,11 +102,20 @@ export function validateJsonSchema(schema: JsonSchema, value: unknown, path = 'a
     }
     for (const [key, child] of Object.entries(record)) {
       const childSchema = properties[key];
-      if (isSchema(childSchema)) problems.push(...validateJsonSchema(childSchema, child, `${path}.${key}`));
+      if (isSchema(childSchema)) problems.push(...validateJsonSchema(childSchema, child, `${path}.${key}`, options));
       else if (schema.additionalProperties === false) problems.push(`${path}.${key}: not an allowed property`);
       else if (isSchema(schema.additionalProperties))
-        problems.push(...validateJsonSchema(schema.additionalProperties, child, `${path}.${key}`));
+        problems.push(...validateJsonSchema(schema.additionalProperties, child, `${path}.${key}`, options));
     }
   }
   return problems;
+}
+
+/**
+ * Arguments against a page-written schema, checked outside the page (tabmcp's server): everything
+ * but `pattern`, so no page regex runs on a thread that serves every session (ReDoS). The page's
+ * own SDK checks its patterns where they can only hurt the page.
+ */
+export function checkPageArguments(schema: JsonSchema, args: unknown): string[] {
+  return validateJsonSchema(schema, args, 'arguments', { patterns: false });
 }

@@ -4,4 +4,5 @@ export * from './json-schema';
 export * from './limits';
 export * from './pending-requests';
 export * from './tab-wire';
+export * from './untrusted-text';
 export * from './with-timeout';

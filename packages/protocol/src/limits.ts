@@ -9,3 +9,12 @@ export const KEEPALIVE_INTERVAL_MS = 20_000;
 
 /** Default wait for any request that crosses a process or context boundary. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
+
+/** What one tab may offer: tools beyond these are refused with a reason (audit log), never silently. */
+export const MAX_TOOLS_PER_TAB = 2_000;
+/** A tab's tools in UTF-8 bytes once serialised; keeps every tab's lists far below a link frame. */
+export const MAX_TAB_TOOL_BYTES = 1024 * 1024;
+/** Longest error text passed on from a page; longer ones are cut, not dropped. */
+export const MAX_ERROR_TEXT = 16_384;
+/** Longest tool description once the hub or server has put its origin marker in front. */
+export const MAX_DESCRIPTION_LENGTH = 16_384;

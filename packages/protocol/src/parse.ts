@@ -45,16 +45,18 @@ export function parseMessage<S extends z.ZodType>(
   return validate(schema, value, what);
 }
 
-/** Byte size of a value once serialised, for caps on structured-clone links (postMessage, ports). */
+/** UTF-8 byte size of a value once serialised, for caps on structured-clone links (postMessage, ports). */
 export function serializedSize(value: unknown): number {
   try {
-    return JSON.stringify(value)?.length ?? 0;
+    const text = JSON.stringify(value);
+    return text === undefined ? 0 : utf8Length(text);
   } catch {
     return Number.POSITIVE_INFINITY;
   }
 }
 
-function utf8Length(text: string): number {
+/** UTF-8 bytes of a string, as a socket carries it (the cap of every link is in these, not UTF-16 units). */
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { JsonRpcId } from './jsonrpc';
-import { ToolArguments, ToolList } from './tool';
+import { MAX_ERROR_TEXT } from './limits';
+import { ToolArguments } from './tool';
+
+/**
+ * A page's tool list as it arrives: each tool is checked one by one by the hub, so one bad tool
+ * (or one too many) is refused with a reason instead of the whole list vanishing.
+ */
+export const PageToolList = z.array(z.unknown()).max(20_000);
 
 /**
  * Messages on the chrome.runtime Port between a tab's content script (the proxy of mcp-b.md) and
@@ -15,13 +22,13 @@ export type ToolSource = z.infer<typeof ToolSource>;
 export const RegisterToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/registerTools'),
-  params: z.object({ tools: ToolList, tabUrl: z.string().max(8192).optional(), source: ToolSource.optional() }),
+  params: z.object({ tools: PageToolList, tabUrl: z.string().max(8192).optional(), source: ToolSource.optional() }),
 });
 
 export const UpdateToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/updateTools'),
-  params: z.object({ tools: ToolList, source: ToolSource.optional() }),
+  params: z.object({ tools: PageToolList, source: ToolSource.optional() }),
 });
 
 export const ExecuteToolRequest = z.object({
@@ -59,7 +66,8 @@ export const PortResponse = z.object({
   id: JsonRpcId,
   result: z.union([
     z.object({ success: z.literal(true), payload: z.unknown() }),
-    z.object({ success: z.literal(false), payload: z.string().max(65_536) }),
+    // A page's long error text is cut rather than refused, so the caller hears of it at once.
+    z.object({ success: z.literal(false), payload: z.string().transform((text) => text.slice(0, MAX_ERROR_TEXT)) }),
   ]),
 });
 export type PortResponse = z.infer<typeof PortResponse>;

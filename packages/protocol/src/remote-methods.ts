@@ -28,7 +28,23 @@ function partial<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T
   };
 }
 
-const TabResult = z.object({ tabId: TabId, url: z.string(), title: z.string(), tab: TabInfo });
+/**
+ * A tab in a getTabs answer. Tools ride along only while they are small (see {@link GETTABS_INLINE_TOOL_BYTES}):
+ * otherwise `toolsOmitted` is set, `toolCount` says how many, and the MCP side asks `listPageTools` for that
+ * tab alone, so one page with a megabyte of tools cannot push the whole answer over the proxy's frame limit.
+ */
+export const RemoteTabInfo = TabInfo.extend({
+  toolsOmitted: z.literal(true).optional(),
+  toolCount: z.number().int().nonnegative().optional(),
+});
+export type RemoteTabInfo = z.infer<typeof RemoteTabInfo>;
+
+const TabResult = z.object({ tabId: TabId, url: z.string(), title: z.string(), tab: RemoteTabInfo });
+
+/** One tab's tools are sent inline up to this many UTF-8 bytes... */
+export const GETTABS_INLINE_TOOL_BYTES = 64 * 1024;
+/** ...and all tabs' together up to this many. */
+export const GETTABS_INLINE_TOTAL_BYTES = 256 * 1024;
 
 /** Long polls are answered within this bound, well under the proxy's forwarded-call timeout (120 s). */
 export const MAX_TABS_WAIT_MS = 25_000;
@@ -52,7 +68,7 @@ export const RemoteMethods = {
         waitMs: z.number().int().nonnegative().max(MAX_TABS_WAIT_MS).default(MAX_TABS_WAIT_MS),
       })
       .strict(),
-    result: z.object({ version: z.number().int().nonnegative(), browser: BrowserInfo, tabs: z.array(TabInfo) }),
+    result: z.object({ version: z.number().int().nonnegative(), browser: BrowserInfo, tabs: z.array(RemoteTabInfo) }),
   },
   selectTab: { params: z.object({ tabId: TabId }).strict(), result: TabResult },
   activateTab: { params: z.object({ tabId: TabId }).strict(), result: TabResult },

@@ -9,7 +9,7 @@ const USAGE = `tabmcp-proxy: relay between remote MCP clients and users' browser
 
 Usage:
   tabmcp-proxy serve [--config file.json] [flags]
-  tabmcp-proxy token --user <id> [--ttl 1h] [--secret-file f | --secret s] [--claim key=value ...]
+  tabmcp-proxy token --user <id> [--ttl 1h] [--secret-file f | --secret s] [--claim key=value ...] [--role extension|client]
 
 serve flags (override the config file):
   --host <addr>              listen address (default 127.0.0.1)
@@ -19,7 +19,7 @@ serve flags (override the config file):
   --public-key <pem file>    Ed25519 (EdDSA) or RSA (RS256) public key
   --jwks <json file>         JSON Web Key Set (EdDSA / RS256 / ES256, chosen by kid)
   --algorithms <a,b>         narrow the accepted algorithms
-  --issuer <iss>  --audience <aud>  --allow-missing-exp
+  --issuer <iss>  --audience <aud>  --allow-missing-exp  --require-role  --allow-insecure-host
   --tls-cert <pem> --tls-key <pem>  serve wss:// and https://
   --redis <url>              share presence and routing with other instances (redis://host:port/db)
   --instance-id <id>         name in logs and /health (default hostname-pid)
@@ -59,6 +59,8 @@ async function serve(args: string[]): Promise<number> {
       issuer: string,
       audience: string,
       'allow-missing-exp': { type: 'boolean' },
+      'require-role': { type: 'boolean' },
+      'allow-insecure-host': { type: 'boolean' },
       'tls-cert': string,
       'tls-key': string,
       'max-message-bytes': string,
@@ -92,8 +94,12 @@ async function token(args: string[]): Promise<number> {
       claim: { type: 'string', multiple: true },
       issuer: { type: 'string' },
       audience: { type: 'string' },
+      role: { type: 'string' },
     },
   });
+  if (values.role !== undefined && values.role !== 'extension' && values.role !== 'client') {
+    throw new Error('--role is extension (for a browser) or client (for an agent)');
+  }
   if (!values.user) throw new Error('token needs --user <id>');
   const secret =
     values.secret ??
@@ -112,6 +118,7 @@ async function token(args: string[]): Promise<number> {
     claims,
     issuer: values.issuer,
     audience: values.audience,
+    role: values.role,
   });
   process.stdout.write(`${jwt}\n`);
   return 0;

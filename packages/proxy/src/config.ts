@@ -11,6 +11,7 @@ const Positive = z.number().positive();
 /** `tabmcp-proxy serve --config file.json`: every field optional, paths relative to the file. */
 export const ConfigFile = z.strictObject({
   host: z.string().optional(),
+  allowInsecureHost: z.boolean().optional(),
   port: z.number().int().min(0).max(65_535).optional(),
   instanceId: z.string().min(1).max(100).optional(),
   redisUrl: z.string().optional(),
@@ -26,6 +27,7 @@ export const ConfigFile = z.strictObject({
       issuer: z.string().optional(),
       audience: z.string().optional(),
       requireExp: z.boolean().optional(),
+      requireRole: z.boolean().optional(),
       clockToleranceSec: z.number().nonnegative().optional(),
     })
     .optional(),
@@ -41,6 +43,9 @@ export const ConfigFile = z.strictObject({
       maxInFlightPerClient: Positive.optional(),
       pingIntervalMs: Positive.optional(),
       maxConnections: Positive.optional(),
+      maxUnauthenticated: Positive.optional(),
+      maxUnauthenticatedPerSource: Positive.optional(),
+      maxUnauthenticatedMessageBytes: Positive.optional(),
       maxBufferedBytes: Positive.optional(),
     })
     .optional(),
@@ -64,6 +69,8 @@ export interface ServeFlags {
   issuer?: string;
   audience?: string;
   'allow-missing-exp'?: boolean;
+  'require-role'?: boolean;
+  'allow-insecure-host'?: boolean;
   'tls-cert'?: string;
   'tls-key'?: string;
   'max-message-bytes'?: string;
@@ -111,6 +118,7 @@ export function resolveServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = 
     audience: flags.audience ?? fileAuth.audience,
     requireExp: flags['allow-missing-exp'] ? false : (fileAuth.requireExp ?? true),
     clockToleranceSec: fileAuth.clockToleranceSec,
+    requireRole: flags['require-role'] ?? fileAuth.requireRole,
   };
   if (auth.secret === undefined && auth.publicKeyPem === undefined && auth.jwks === undefined) {
     throw new Error('No token key: pass --secret-file, --secret, --public-key or --jwks (or set TABMCP_PROXY_SECRET)');
@@ -139,6 +147,7 @@ export function resolveServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = 
 
   return {
     host: flags.host ?? file.host ?? '127.0.0.1',
+    allowInsecureHost: flags['allow-insecure-host'] ?? file.allowInsecureHost,
     port: num(flags.port, 'port') ?? file.port ?? DEFAULT_PORT,
     instanceId: flags['instance-id'] ?? file.instanceId,
     redisUrl: flags.redis ?? file.redisUrl,

@@ -5,8 +5,7 @@ import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
-import { serveMcp } from './mcp/serve-mcp';
-import { LineStdioServerTransport } from './mcp/stdio-transport';
+import { serveStdioBothEras } from './mcp/serve-stdio';
 import { type CliOptions, parseCliOptions, USAGE } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
@@ -60,7 +59,7 @@ async function main(): Promise<void> {
     startUrl: options.startUrl,
     log,
   });
-  const newSession = () => {
+  const newSession = (viewName = options.view) => {
     const endpoint = link.createEndpoint();
     const session = new BrowserSession({
       connection: endpoint,
@@ -69,7 +68,7 @@ async function main(): Promise<void> {
       fallbackTools: options.fallbackTools,
       log,
     });
-    const view = options.view === 'all' ? new AllView(session, endpoint, { log }) : session;
+    const view = viewName === 'all' ? new AllView(session, endpoint, { log }) : session;
     return { session: view, endpoint, release: () => link.releaseEndpoint(endpoint) };
   };
 
@@ -90,14 +89,24 @@ async function main(): Promise<void> {
   const first = newSession();
   if (options.httpPort !== undefined) {
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
-    const http = await serveHttp({ port: options.httpPort, newSession, log });
+    const { httpBearerToken } = await import('./mcp/http-token');
+    const http = await serveHttp({
+      port: options.httpPort,
+      bearerToken: httpBearerToken(token),
+      newSession: () => newSession(),
+      newSharedView: () => newSession('all').session,
+      fallbackTools: options.fallbackTools,
+      log,
+    });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
-    const transport = new LineStdioServerTransport();
-    transport.onclose = () => void shutdown('MCP transport closed');
-    await serveMcp(first.session, transport);
+    serveStdioBothEras(first.session, {
+      log,
+      fallbackTools: options.fallbackTools,
+      onclose: () => void shutdown('MCP transport closed'),
+    });
   }
   if (options.launch) {
     const alreadyUp = link.role === 'peer' && (await first.endpoint.waitUntilUp(PEER_LAUNCH_GRACE_MS));

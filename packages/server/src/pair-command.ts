@@ -1,4 +1,5 @@
 import { EXTENSION_ID } from '@tabmcp/protocol';
+import { httpBearerToken } from './mcp/http-token';
 
 /** What `tabmcp pair` prints: the token and the few steps that pair a Chrome the user already runs. */
 export function pairingInstructions(port: number, token: string, extensionDir: string): string {
@@ -16,5 +17,8 @@ export function pairingInstructions(port: number, token: string, extensionDir: s
 
 The token stays the same until you delete $TABMCP_HOME/pairing-token (default ~/.tabmcp).
 tabmcp --launch needs none of this: the Chromium it starts is paired by itself.
+
+MCP clients of \`tabmcp --http <port>\` send this header with every request:
+  Authorization: Bearer ${httpBearerToken(token)}
 `;
 }

@@ -10,17 +10,21 @@ import { freePort } from '../../../e2e/support/net';
 import { serverBin } from '../../../e2e/support/paths';
 import type { StdioMcp } from '../../../e2e/support/stdio-client';
 import { startTabmcpProcess } from '../../../e2e/support/tabmcp-process';
+import { authenticateListener } from '../src/link/link-auth';
 
 // TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
 const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
 const FRAMES_PER_RUN = 10;
 
-function opened(url: string, options: WebSocket.ClientOptions): Promise<WebSocket> {
-  return new Promise((done, fail) => {
-    const socket = new WebSocket(url, options);
-    socket.once('open', () => done(socket));
-    socket.once('error', fail);
+/** A socket that proved the pairing token (link-auth.ts), as the extension and peers do. */
+async function opened(url: string, options: WebSocket.ClientOptions, token: string): Promise<WebSocket> {
+  const socket = await new Promise<WebSocket>((done, fail) => {
+    const dialled = new WebSocket(url, options);
+    dialled.once('open', () => done(dialled));
+    dialled.once('error', fail);
   });
+  await authenticateListener(socket, token);
+  return socket;
 }
 
 const TAB = {
@@ -137,7 +141,7 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
       clientName: 'tabmcp-fuzz',
     });
     client = tabmcp.client;
-    extension = await opened(`ws://127.0.0.1:${port}/?token=${token}`, { origin: EXTENSION_ORIGIN });
+    extension = await opened(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN }, token);
     playExtension(extension, pongs);
     extension.send(
       JSON.stringify({
@@ -187,7 +191,7 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
   });
 
   it('random frames from a peer tabmcp leave the owner serving', async () => {
-    const peer = await opened(`ws://127.0.0.1:${port}/peer?token=${token}`, {});
+    const peer = await opened(`ws://127.0.0.1:${port}/peer`, {}, token);
     peer.on('error', () => {});
     try {
       await fc.assert(
@@ -211,13 +215,9 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
   });
 
   it('refuses a socket without the extension Origin or the token, and keeps the extension', async () => {
-    for (const [url, origin] of [
-      [`ws://127.0.0.1:${port}/?token=${token}`, 'http://evil.example'],
-      [`ws://127.0.0.1:${port}/?token=wrong`, EXTENSION_ORIGIN],
-      [`ws://127.0.0.1:${port}/`, EXTENSION_ORIGIN],
-    ] as const) {
-      await assert.rejects(opened(url, { origin }), /403/);
-    }
+    await assert.rejects(opened(`ws://127.0.0.1:${port}/`, { origin: 'http://evil.example' }, token), /403/);
+    // The right Origin but the wrong token: the server's proof does not check out, nothing is sent.
+    await assert.rejects(opened(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN }, 'wrong'), /pairing token/);
     await roundTrip();
     assert.deepEqual(await toolNames(), baseline);
   });

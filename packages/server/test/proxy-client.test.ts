@@ -5,7 +5,7 @@ import type { ProxyServer } from '@tabmcp/proxy';
 import { connectExtension, startTestProxy, tokenFor } from '../../proxy/test/helpers/fixtures';
 import type { Json, TestSocket } from '../../proxy/test/helpers/test-socket';
 import type { BrowserEvent } from '../src/core/browser-connection';
-import { chooseExtension } from '../src/proxy-client/choose-extension';
+import { chooseExtension, plainTextTokenWarning } from '../src/proxy-client/choose-extension';
 import { ProxyBrowserConnection } from '../src/proxy-client/proxy-browser-connection';
 import { diffTabs } from '../src/proxy-client/tab-diff';
 
@@ -38,10 +38,24 @@ describe('chooseExtension', () => {
     { id: 'ext-2', name: 'Home', connected: true },
     { id: 'ext-3', name: 'Work', connected: true },
   ];
-  it('picks by id, by name (newest), or the first', () => {
+  it('picks by id, by name, or the first', () => {
     assert.deepEqual(chooseExtension(list, { extensionId: 'ext-2' }), { extension: list[1] });
-    assert.deepEqual(chooseExtension(list, { browserName: 'Work' }), { extension: list[2] });
+    assert.deepEqual(chooseExtension(list, { browserName: 'Home' }), { extension: list[1] });
+    assert.deepEqual(chooseExtension(list, { extensionId: 'ext-3' }), { extension: list[2] });
     assert.deepEqual(chooseExtension(list, {}), { extension: list[0] });
+  });
+  it('refuses a name two browsers share, naming both ids (issue 13 finding 10: one may be an impostor)', () => {
+    const twice = chooseExtension(list, { browserName: 'Work' });
+    assert.ok('problem' in twice, JSON.stringify(twice));
+    assert.match(twice.problem, /2 browsers named "Work".*ext-1, ext-3.*--extension-id/);
+  });
+  it('warns when a token would go over plain ws:// to another host (issue 13 finding 15)', () => {
+    assert.match(plainTextTokenWarning('ws://proxy.example.com:8787') ?? '', /not encrypted.*wss:/);
+    assert.match(plainTextTokenWarning('ws://10.0.0.5:8787') ?? '', /not encrypted/);
+    assert.equal(plainTextTokenWarning('wss://proxy.example.com'), undefined);
+    assert.equal(plainTextTokenWarning('ws://127.0.0.1:8787'), undefined);
+    assert.equal(plainTextTokenWarning('ws://localhost:8787'), undefined);
+    assert.equal(plainTextTokenWarning('ws://[::1]:8787'), undefined);
   });
   it('says why when none fits', () => {
     const missing = chooseExtension(list, { browserName: 'Laptop' });

@@ -1,13 +1,20 @@
 import {
+  AuthChallenge,
   type ExtensionToServer,
   KEEPALIVE_INTERVAL_MS,
+  linkProof,
+  newNonce,
   parseMessage,
   type ServerRequest,
   ServerToExtension,
+  sameProof,
 } from '@tabmcp/protocol';
+import { fitFrame } from './frame-fit';
 
 export interface LinkConfig {
   url: string;
+  /** The pairing token: proves both ends to each other (protocol/link-auth.ts), never sent. */
+  token: string | undefined;
 }
 
 const MIN_BACKOFF_MS = 250;
@@ -17,7 +24,8 @@ const MAX_QUEUE = 1_000;
 /**
  * The extension's side of the local browser link: dials the tabmcp server, keeps the MV3 worker
  * alive with a ping every 20 s, reconnects with backoff, and queues what is sent while closed
- * (messages sent before the socket opens would be lost otherwise).
+ * (messages sent before the socket opens would be lost otherwise). Only events are queued: a reply
+ * belongs to the socket whose server asked.
  */
 export class BrowserLink {
   #socket: WebSocket | undefined;
@@ -35,8 +43,11 @@ export class BrowserLink {
     private readonly log: (event: string, details: Record<string, unknown>) => void,
   ) {}
 
+  #authenticated = false;
+
+  /** Open and authenticated both ways: only then does anything but the exchange cross the link. */
   get isOpen(): boolean {
-    return this.#socket?.readyState === WebSocket.OPEN;
+    return this.#authenticated && this.#socket?.readyState === WebSocket.OPEN;
   }
 
   start(): void {
@@ -52,10 +63,28 @@ export class BrowserLink {
     }
   }
 
+  /** Closes the link for good: no more retries, nothing queued. */
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#retry);
+    clearInterval(this.#keepalive);
+    this.#queue = [];
+    const socket = this.#socket;
+    this.#socket = undefined;
+    socket?.close(1000, 'the extension stopped the link');
+  }
+
   send(message: ExtensionToServer): void {
-    const text = JSON.stringify(message);
+    const fitted = fitFrame(message);
+    if (fitted?.note) this.log('link.oversized', { note: fitted.note });
+    if (!fitted) return;
+    const { text } = fitted;
     if (this.isOpen) this.#socket?.send(text);
-    else if (message.type !== 'ping') {
+    else if (isReply(message)) {
+      // The server that asked is gone with its socket and has already failed the call; the next
+      // server never asked, and its ids could collide with the old ones.
+      this.log('link.reply-dropped', { type: message.type });
+    } else if (message.type !== 'ping') {
       this.#queue.push(text);
       if (this.#queue.length > MAX_QUEUE) this.#queue.shift();
     }
@@ -63,8 +92,9 @@ export class BrowserLink {
 
   async #dial(): Promise<void> {
     let url: string;
+    let token: string | undefined;
     try {
-      url = (await this.config()).url;
+      ({ url, token } = await this.config());
     } catch (error) {
       this.log('link.config-error', { error: String(error) });
       this.#scheduleRetry();
@@ -79,7 +109,18 @@ export class BrowserLink {
       return;
     }
     this.#socket = socket;
+    this.#authenticated = false;
+    const clientNonce = newNonce();
     socket.onopen = () => {
+      if (!token) {
+        this.log('link.unpaired', { reason: 'no pairing token: pair the extension (options page)' });
+        socket.close(4001, 'not paired');
+        return;
+      }
+      socket.send(JSON.stringify({ type: 'authHello', nonce: clientNonce }));
+    };
+    const opened = () => {
+      this.#authenticated = true;
       this.#backoffMs = MIN_BACKOFF_MS;
       this.#keepalive = setInterval(() => this.send({ type: 'ping' }), KEEPALIVE_INTERVAL_MS);
       this.onopen?.();
@@ -88,6 +129,12 @@ export class BrowserLink {
     };
     socket.onmessage = (event) => {
       if (typeof event.data !== 'string') return;
+      if (!this.#authenticated) {
+        void this.#answerChallenge(socket, event.data, token ?? '', clientNonce).then((ok) => {
+          if (ok && this.#socket === socket) opened();
+        });
+        return;
+      }
       const parsed = parseMessage(ServerToExtension, event.data, 'server message');
       if (!parsed.ok) {
         this.log('link.rejected', { reason: parsed.error.message });
@@ -98,11 +145,30 @@ export class BrowserLink {
     socket.onclose = (event) => {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
+      this.#authenticated = false;
       clearInterval(this.#keepalive);
       this.log('link.closed', { code: event.code, reason: event.reason });
       this.onstatechange?.('closed');
       this.#scheduleRetry();
     };
+  }
+
+  /**
+   * Checks that the listener holds the pairing token before anything is sent or run: a process
+   * squatting the port gets a nonce and a closed socket, never the token, the tabs or a request.
+   */
+  async #answerChallenge(socket: WebSocket, text: string, token: string, clientNonce: string): Promise<boolean> {
+    const challenge = parseMessage(AuthChallenge, text, 'authentication challenge', 1_024);
+    const expected = challenge.ok ? await linkProof(token, 'server', clientNonce, challenge.value.nonce) : '';
+    if (!challenge.ok || !sameProof(challenge.value.proof, expected)) {
+      this.log('link.unauthenticated', { reason: 'the process on the port did not prove it holds the pairing token' });
+      socket.close(4001, 'authentication failed');
+      return false;
+    }
+    const proof = await linkProof(token, 'client', clientNonce, challenge.value.nonce);
+    if (socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify({ type: 'authProof', proof }));
+    return true;
   }
 
   #scheduleRetry(): void {
@@ -111,4 +177,8 @@ export class BrowserLink {
     this.#retry = setTimeout(() => void this.#dial(), this.#backoffMs);
     this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
   }
+}
+
+function isReply(message: ExtensionToServer): boolean {
+  return message.type === 'toolResult' || message.type === 'response' || message.type === 'connected';
 }

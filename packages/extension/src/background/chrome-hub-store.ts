@@ -1,6 +1,7 @@
 import type { HubSnapshot, HubStore } from '@tabmcp/hub';
 
 const KEY = 'tabmcp.hub';
+const SITES_KEY = 'tabmcp.sites';
 const SAVE_DELAY_MS = 100;
 
 /**
@@ -16,6 +17,18 @@ export class ChromeHubStore implements HubStore {
   async load(): Promise<unknown> {
     const stored = await chrome.storage.local.get(KEY);
     return stored[KEY];
+  }
+
+  async loadSites(): Promise<unknown> {
+    const stored = await chrome.storage.local.get(SITES_KEY);
+    return stored[SITES_KEY];
+  }
+
+  /** Written at once: a user's decision must survive a worker that stops right after it. */
+  saveSites(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void {
+    chrome.storage.local
+      .set({ [SITES_KEY]: sites })
+      .catch((error: unknown) => this.log('store.save-failed', { error: String(error) }));
   }
 
   save(snapshot: HubSnapshot): void {

@@ -43,13 +43,26 @@ export class ChromeTabTransport implements TabTransport {
     }
     this.#ports.set(tabId, port);
     port.onMessage.addListener((raw: unknown) => {
-      if (serializedSize(raw) > MAX_MESSAGE_BYTES) {
-        this.log('port.rejected', { tabId, reason: 'message too large' });
-        return;
-      }
-      const parsed = validate(ContentToBackground, raw, 'tab message');
+      const size = serializedSize(raw);
+      const parsed =
+        size > MAX_MESSAGE_BYTES
+          ? {
+              ok: false as const,
+              reason: `the page's message is ${size} bytes, over the ${MAX_MESSAGE_BYTES}-byte limit`,
+            }
+          : validate(ContentToBackground, raw, 'tab message');
       if (!parsed.ok) {
-        this.log('port.rejected', { tabId, reason: parsed.error.message });
+        const reason = 'reason' in parsed ? parsed.reason : parsed.error.message;
+        this.log('port.rejected', { tabId, reason });
+        // An answer the hub waits for still settles its call, at once, with the reason.
+        const id = answerId(raw);
+        if (id !== undefined) {
+          this.onmessage?.(
+            tabId,
+            { jsonrpc: '2.0', id, result: { success: false, payload: `The page answered, but ${reason}` } },
+            senderUrl,
+          );
+        }
         return;
       }
       if ('params' in parsed.value && 'tabUrl' in parsed.value.params) {
@@ -67,4 +80,11 @@ export class ChromeTabTransport implements TabTransport {
       this.ondisconnect?.(tabId);
     });
   }
+}
+
+/** The id of something shaped like a page's answer (`{id, result}`), however broken its payload. */
+function answerId(raw: unknown): string | number | undefined {
+  if (typeof raw !== 'object' || raw === null || !('result' in raw)) return undefined;
+  const id = (raw as { id?: unknown }).id;
+  return (typeof id === 'string' && id.length <= 512) || Number.isInteger(id) ? (id as string | number) : undefined;
 }

@@ -19,7 +19,7 @@ export async function loadConfig(): Promise<ExtensionConfig> {
   return { port: Number.isInteger(port) && port > 0 && port < 65536 ? port : DEFAULT_BROWSER_LINK_PORT, token };
 }
 
-export function linkUrl(config: ExtensionConfig): string {
-  const query = config.token ? `?token=${encodeURIComponent(config.token)}` : '';
-  return `ws://127.0.0.1:${config.port}/${query}`;
+/** The token is not part of it: the link proves it both ways instead (protocol/link-auth.ts). */
+export function linkUrl(config: Pick<ExtensionConfig, 'port'>): string {
+  return `ws://127.0.0.1:${config.port}/`;
 }

@@ -22,7 +22,10 @@ const hub = new Hub({
   opener: chromeTabOpener,
   log,
 });
-const link = new BrowserLink(async () => ({ url: linkUrl(await loadConfig()) }), log);
+const link = new BrowserLink(async () => {
+  const config = await loadConfig();
+  return { url: linkUrl(config), token: config.token };
+}, log);
 
 link.onopen = () => {
   link.send({
@@ -42,7 +45,7 @@ listenToPopup(
   {
     hub,
     linkState: () => (link.isOpen ? 'open' : 'closed'),
-    serverUrl: async () => linkUrl({ ...(await loadConfig()), token: undefined }),
+    serverUrl: async () => linkUrl(await loadConfig()),
     onSiteChanged: (site) => {
       for (const tab of hub.tabs()) if (siteOf(tab.url) === site) reportTab(tab.tabId);
     },

@@ -1,4 +1,4 @@
-import type { Hub } from '@tabmcp/hub';
+import { type Hub, siteOf } from '@tabmcp/hub';
 import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
 import { browserInfo, toTabInfo } from './tab-info';
 import { waitForTabLoad } from './tab-load';
@@ -54,7 +54,10 @@ export function tabInfoOf(hub: Hub, tab: chrome.tabs.Tab): ReturnType<typeof toT
   const access = hub.hasRegistered(id)
     ? hub.siteAccess(hub.tabs().find((entry) => entry.tabId === id)?.url)
     : undefined;
-  return toTabInfo(tab, hub.toolsOf(id), access);
+  // A page of a site the user has not allowed still names its tab: that title is marked as such.
+  const url = tab.pendingUrl ?? tab.url;
+  const notAllowedYet = siteOf(url) !== undefined && hub.siteAccess(url) !== 'allowed';
+  return toTabInfo(tab, hub.toolsOf(id), access, notAllowedYet);
 }
 
 async function run(
@@ -72,6 +75,7 @@ async function run(
       };
     }
     case 'openTab': {
+      refuseUnsafeUrl(request.url);
       const created = await chrome.tabs.create({ url: request.url, active: request.focus });
       const tabId = created.id;
       if (tabId === undefined)
@@ -106,6 +110,29 @@ async function run(
     }
   }
 }
+
+/**
+ * Agents open web pages, never the browser's own: `about:settings`, `about:flags` and the like are
+ * `chrome://` pages in disguise (settings, experiments, extensions), so of `about:` only
+ * `about:blank` is allowed, and `chrome:`, `javascript:` and other schemes not at all.
+ */
+export function refuseUnsafeUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ProtocolError(ErrorCode.InvalidParams, `"${url.slice(0, 200)}" is not a valid URL`);
+  }
+  const allowed = OPENABLE_SCHEMES.has(parsed.protocol) || (parsed.protocol === 'about:' && url === 'about:blank');
+  if (!allowed) {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Refusing to open "${url.slice(0, 200)}": only http:, https:, file:, data: URLs and about:blank can be opened, never the browser's own pages.`,
+    );
+  }
+}
+
+const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'data:']);
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   try {

@@ -1,4 +1,4 @@
-import { PROXY_STATUS_KEY } from '../background/proxy-mode/proxy-config';
+import { PROXY_STATUS_KEY, proxyUrlProblem } from '../background/proxy-mode/proxy-config';
 import type { ProxyLinkStatus } from '../background/proxy-mode/proxy-link';
 
 /**
@@ -43,8 +43,11 @@ form.addEventListener('submit', (event) => {
   event.preventDefault();
   const proxyUrl = urlInput.value.trim().replace(/\/+$/, '');
   const proxyToken = tokenInput.value.trim();
-  if (!/^wss?:\/\/\S+$/.test(proxyUrl) || proxyToken.split('.').length !== 3) {
-    statusLine.textContent = 'Give a ws:// or wss:// proxy URL and the whole token (a JWT: three parts with dots).';
+  const problem =
+    proxyUrlProblem(proxyUrl) ??
+    (proxyToken.split('.').length !== 3 ? 'Give the whole token (a JWT: three parts with dots).' : undefined);
+  if (problem) {
+    statusLine.textContent = problem;
     statusLine.className = 'bad';
     return;
   }

@@ -10,6 +10,8 @@ export interface SignTokenOptions {
   claims?: Record<string, unknown>;
   issuer?: string;
   audience?: string;
+  /** `extension` or `client`: the token then opens only that endpoint. */
+  role?: 'extension' | 'client';
 }
 
 /** An HS256 JWT for `userId`, as the `token` CLI prints it. */
@@ -18,7 +20,7 @@ export async function signToken(options: SignTokenOptions): Promise<string> {
   // Same floor as the verifier: a token signed with a secret the proxy would refuse is useless.
   if (key.byteLength < 32) throw new Error('The HS256 secret must be at least 32 bytes');
   const seconds = parseDurationSeconds(options.ttl ?? '1h');
-  let jwt = new SignJWT({ ...options.claims })
+  let jwt = new SignJWT({ ...options.claims, ...(options.role ? { role: options.role } : {}) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(options.userId)
     .setIssuedAt()

@@ -16,6 +16,19 @@ export interface Identity {
   userId: string;
   /** Seconds since the epoch, when the token carries `exp`. */
   expiresAt?: number;
+  /** The `role` claim: a token for one endpoint is refused at the other. Absent on legacy tokens. */
+  role?: TokenRole;
+}
+
+/** `extension` tokens open `/extension` only, `client` tokens `/mcp` only. */
+export type TokenRole = 'extension' | 'client';
+
+/** Why a token may not open this endpoint, or undefined when it may. */
+export function roleMismatch(identity: Identity, endpoint: TokenRole): string | undefined {
+  if (identity.role === undefined || identity.role === endpoint) return undefined;
+  return identity.role === 'client'
+    ? 'Token is for an MCP client (role client), not a browser extension'
+    : 'Token is for a browser extension (role extension), not an MCP client';
 }
 
 export interface TokenVerifier {
@@ -43,6 +56,8 @@ export interface AuthOptions {
   audience?: string;
   /** `exp` must be present (default true). */
   requireExp?: boolean;
+  /** Tokens without a `role` claim are refused (default false, for tokens minted before roles). */
+  requireRole?: boolean;
   clockToleranceSec?: number;
 }
 
@@ -120,7 +135,16 @@ export async function createTokenVerifier(options: AuthOptions): Promise<TokenVe
       const userId = typeof payload.sub === 'string' && payload.sub ? payload.sub : payload.user_id;
       if (typeof userId !== 'string' || userId.length === 0) throw new AuthError('Token has no user id (sub)');
       if (userId.length > MAX_USER_ID_LENGTH) throw new AuthError('User id too long');
-      return payload.exp === undefined ? { userId } : { userId, expiresAt: payload.exp };
+      const role = payload.role;
+      if (role !== undefined && role !== 'extension' && role !== 'client') {
+        throw new AuthError('Unknown role claim (use extension or client)');
+      }
+      const identity: Identity = { userId };
+      if (payload.exp !== undefined) identity.expiresAt = payload.exp;
+      if (role !== undefined) identity.role = role;
+      if (options.requireRole && role === undefined)
+        throw new AuthError('Token has no role claim (extension or client)');
+      return identity;
     },
   };
 }

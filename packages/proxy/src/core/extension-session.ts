@@ -1,5 +1,5 @@
 import { ErrorCode } from '@tabmcp/protocol';
-import { AuthError, type Identity, type TokenVerifier } from '../auth/token-verifier';
+import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { Logger } from '../log/logger';
 import { AuthenticateResult, ExtensionFrame } from '../wire/client-messages';
 import { decodeFrame, rawIdOf } from '../wire/decode';
@@ -176,6 +176,11 @@ export class ExtensionSession implements Session {
         if (this.state === 'closed') return;
         if (this.preAuthenticated && verified.userId !== this.preAuthenticated.userId) {
           this.failAuthentication('token is for a different user than the connection');
+          return;
+        }
+        const wrongRole = roleMismatch(verified, 'extension');
+        if (wrongRole) {
+          this.failAuthentication(wrongRole);
           return;
         }
         if (this.handshakeTimer) clearTimeout(this.handshakeTimer);

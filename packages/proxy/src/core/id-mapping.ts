@@ -1,19 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import type { JsonRpcId } from '@tabmcp/protocol';
 
 /** Id of the one request the proxy itself sends to an extension (proxy-protocol.md 1.2). */
 export const AUTHENTICATE_REQUEST_ID = 'proxy:1';
 
 export function newConnectionId(): string {
-  return `conn-${randomUUID()}`;
+  return `conn-${crypto.randomUUID()}`;
 }
 
 export function newExtensionId(): string {
-  return `ext-${randomUUID()}`;
+  return `ext-${crypto.randomUUID()}`;
 }
 
 export function newMcpClientId(): string {
-  return `mcp-${randomUUID()}`;
+  return `mcp-${crypto.randomUUID()}`;
 }
 
 /** The id an extension sees: `"conn-<uuid>:<original>"`, so several clients may reuse the same ids. */

@@ -16,8 +16,14 @@ export interface Limits {
   maxInFlightPerClient: number;
   /** Ping interval; a peer that missed the previous pong is dropped. */
   pingIntervalMs: number;
-  /** Sockets accepted at once (all roles); more get HTTP 503 at upgrade. */
+  /** Authenticated sockets at once (all roles); more get HTTP 503 at upgrade. */
   maxConnections: number;
+  /** Sockets still authenticating, a budget of their own so idle ones cannot lock real users out. */
+  maxUnauthenticated: number;
+  /** ...of which one remote address may hold this many (behind a load balancer, raise it). */
+  maxUnauthenticatedPerSource: number;
+  /** Largest frame before authentication: the authenticate answer or handshake, with a token ≤ 16 KiB. */
+  maxUnauthenticatedMessageBytes: number;
   /** A peer that lets this much unsent data pile up is too slow and is dropped. */
   maxBufferedBytes: number;
 }
@@ -32,6 +38,9 @@ export const DEFAULT_LIMITS: Limits = {
   maxInFlightPerClient: 1_000,
   pingIntervalMs: 30_000,
   maxConnections: 50_000,
+  maxUnauthenticated: 1_000,
+  maxUnauthenticatedPerSource: 20,
+  maxUnauthenticatedMessageBytes: 20 * 1024,
   maxBufferedBytes: 16 * 1024 * 1024,
 };
 

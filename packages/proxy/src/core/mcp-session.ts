@@ -1,9 +1,9 @@
 import { describeIssues, ErrorCode, type JsonRpcId, ProtocolError, toProtocolError } from '@tabmcp/protocol';
-import { AuthError, type Identity, type TokenVerifier } from '../auth/token-verifier';
+import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { ExtensionRecord } from '../cluster/cluster';
 import type { Logger } from '../log/logger';
 import { ConnectParams, HandshakeParams, McpClientFrame, NoParams } from '../wire/client-messages';
-import { decodeFrame } from '../wire/decode';
+import { decodeFrame, idOfFrame } from '../wire/decode';
 import { isReservedClientId, mapRequestId, newConnectionId, newMcpClientId } from './id-mapping';
 import type { Limits } from './limits';
 import { errorFrame, errorFrameOf, localTimestamp, notificationFrame, resultFrame } from './outgoing';
@@ -37,6 +37,12 @@ interface ConnectAttempt {
 }
 
 /** Methods the proxy sends itself: a client may never have them forwarded to an extension. */
+/**
+ * A rate-limited frame up to this size is still parsed for its id, so a request gets its error answer; a bigger
+ * one only when the id leads the frame (as every client we know writes it).
+ */
+const RATE_LIMITED_ID_SCAN_CHARS = 4_096;
+
 const PROXY_ONLY_METHODS = new Set(['authenticate', 'authenticated', 'status', 'disconnected']);
 
 const NOT_FOUND = 'Extension not found or not accessible';
@@ -88,11 +94,12 @@ export class McpSession implements Session {
       if (this.backlog.length < MAX_BACKLOG) this.backlog.push(raw);
       return;
     }
-    const decoded = decodeFrame(McpClientFrame, raw, 'message', this.host.limits.maxMessageBytes);
+    // The bucket comes before the parse, so a flood costs a token check per frame, not a JSON parse of 1 MB.
     if (!this.bucket.take()) {
-      this.rateLimited(decoded.ok ? decoded.value.id : decoded.id);
+      this.rateLimited(raw.length <= RATE_LIMITED_ID_SCAN_CHARS ? idOfFrame(raw) : leadingIdOf(raw));
       return;
     }
+    const decoded = decodeFrame(McpClientFrame, raw, 'message', this.host.limits.maxMessageBytes);
     if (!decoded.ok) {
       this.send(errorFrameOf(decoded.id, decoded.error.code, decoded.error.message));
       return;
@@ -173,6 +180,12 @@ export class McpSession implements Session {
     if (id !== undefined) this.send(errorFrameOf(id, code, message));
   }
 
+  /** Fails every call in flight on a link that runs through `nodeId`'s bus; the link itself is kept. */
+  failCallsVia(isUnreachable: (nodeId: string) => boolean, message: string): void {
+    if (!this.link || !isUnreachable(this.link.nodeId) || this.pending.size === 0) return;
+    for (const id of this.pending.takeAll()) this.send(errorFrameOf(id, ErrorCode.ServerError, message));
+  }
+
   expireCalls(now: number): void {
     if (this.pending.size === 0) return;
     for (const id of this.pending.takeExpired(now)) {
@@ -225,6 +238,11 @@ export class McpSession implements Session {
         if (this.state === 'closed') return;
         if (wasReady && identity.userId !== this.userId) {
           this.rejectHandshake(id, 'Token is for a different user');
+          return;
+        }
+        const wrongRole = roleMismatch(identity, 'client');
+        if (wrongRole) {
+          this.rejectHandshake(id, wrongRole);
           return;
         }
         if (!wasReady) this.becomeAuthenticated(identity);
@@ -411,4 +429,12 @@ export class McpSession implements Session {
     this.pending.add(mappedId, id, performance.now() + this.host.limits.callTimeoutMs);
     this.host.forward(this, link, mappedId, method, params);
   }
+}
+
+const LEADING_ID = /^\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")\s*,/;
+
+function leadingIdOf(raw: string): JsonRpcId | null {
+  const match = LEADING_ID.exec(raw.slice(0, 256));
+  if (!match?.[1]) return null;
+  return match[1].startsWith('"') ? (JSON.parse(match[1]) as string) : Number(match[1]);
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
 import type { AttachOutcome } from './session';
 
@@ -20,7 +19,7 @@ export class PendingAttaches {
     timeoutMessage: string,
     unreachableMessage: string,
   ): Promise<AttachOutcome> {
-    const rid = randomUUID();
+    const rid = crypto.randomUUID();
     return new Promise<AttachOutcome>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(rid);

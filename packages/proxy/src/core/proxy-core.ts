@@ -32,6 +32,9 @@ export interface ProxyStats {
 }
 
 const NOT_FOUND = 'Extension not found or not accessible';
+/** What a call waiting on another node gets when Redis goes away: its reply can no longer arrive. */
+const CLUSTER_LINK_LOST =
+  'Cluster link lost: the browser is on another proxy instance and Redis is unreachable; retry once it is back';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
 
 /**
@@ -435,6 +438,11 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   private expireCalls(): void {
     const now = performance.now();
+    // Replies from another node come only through the cluster: with the link down they never will.
+    if (this.cluster.state() === 'down') {
+      const remote = (nodeId: string) => nodeId !== this.nodeId;
+      for (const session of this.mcpSessions) session.failCallsVia(remote, CLUSTER_LINK_LOST);
+    }
     for (const session of this.mcpSessions) session.expireCalls(now);
   }
 

@@ -3,6 +3,8 @@ import type { JsonRpcErrorObject } from '@tabmcp/protocol';
 /** What an adapter drives for each socket: frames in, then exactly one `closed()`. */
 export interface Session {
   receive(frame: string): void;
+  /** Authenticated sockets get the full frame size and count toward `maxConnections`. */
+  readonly isAuthenticated: boolean;
   /** The socket is gone (idempotent). */
   closed(): void;
 }

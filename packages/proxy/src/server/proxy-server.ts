@@ -6,7 +6,13 @@ import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { toProtocolError } from '@tabmcp/protocol';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { type AuthOptions, createTokenVerifier, type Identity, type TokenVerifier } from '../auth/token-verifier';
+import {
+  type AuthOptions,
+  createTokenVerifier,
+  type Identity,
+  roleMismatch,
+  type TokenVerifier,
+} from '../auth/token-verifier';
 import type { Cluster } from '../cluster/cluster';
 import { MemoryClusterHub } from '../cluster/memory-cluster';
 import { RedisCluster } from '../cluster/redis-cluster';
@@ -37,6 +43,8 @@ export interface ProxyOptions {
   heartbeatMs?: number;
   logger?: Logger;
   logLevel?: LogLevel;
+  /** Listen on a non-loopback host without TLS (tokens would cross the network in clear). Default false. */
+  allowInsecureHost?: boolean;
 }
 
 export interface ProxyServer {
@@ -57,11 +65,55 @@ interface SocketState {
   alive: boolean;
 }
 
+/** Sockets that have not authenticated yet, by remote address: their own small budget. */
+class UnauthenticatedSockets {
+  readonly #bySource = new Map<string, Set<SocketState>>();
+  #count = 0;
+
+  add(source: string, state: SocketState): void {
+    let set = this.#bySource.get(source);
+    if (!set) {
+      set = new Set();
+      this.#bySource.set(source, set);
+    }
+    set.add(state);
+    this.#count++;
+  }
+
+  remove(source: string, state: SocketState): void {
+    const set = this.#bySource.get(source);
+    if (!set?.delete(state)) return;
+    this.#count--;
+    if (set.size === 0) this.#bySource.delete(source);
+  }
+
+  /** Drops sockets that have authenticated since (sessions do not tell the adapter; this keeps cores socket-free). */
+  prune(): void {
+    for (const [source, set] of this.#bySource) {
+      for (const state of set) if (state.session.isAuthenticated) this.remove(source, state);
+    }
+  }
+
+  get count(): number {
+    return this.#count;
+  }
+
+  from(source: string): number {
+    return this.#bySource.get(source)?.size ?? 0;
+  }
+}
+
 const CLOSE_GRACE_MS = 1_000;
 
 /** Starts the HTTP(S) server with `/extension`, `/mcp` (WebSocket) and `GET /health`. */
 export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   const host = options.host ?? '127.0.0.1';
+  if (!options.tls && !options.allowInsecureHost && !isLoopbackHost(host)) {
+    throw new Error(
+      `Refusing to listen on ${host} without TLS: tokens would cross the network in clear. Give --tls-cert and ` +
+        '--tls-key, or pass --allow-insecure-host when a TLS-terminating proxy sits in front.',
+    );
+  }
   const instanceId = options.instanceId ?? `${hostname()}-${process.pid}`;
   const nodeId = `${instanceId}/${randomUUID().slice(0, 8)}`;
   const logger =
@@ -84,6 +136,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
   }
 
   const sockets = new Map<WebSocket, SocketState>();
+  const unauthenticated = new UnauthenticatedSockets();
   let upgrading = 0;
   let shuttingDown = false;
   const startedAt = Date.now();
@@ -118,7 +171,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     : http.createServer(onRequest);
   server.on('clientError', (_error, socket) => socket.destroy());
 
-  const attachSocket = (ws: WebSocket, role: 'extension' | 'mcp', identity: Identity | undefined) => {
+  const attachSocket = (ws: WebSocket, role: 'extension' | 'mcp', identity: Identity | undefined, source: string) => {
     const peer: Peer = {
       send(frame) {
         if (ws.readyState !== WebSocket.OPEN) return;
@@ -137,8 +190,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     const session = role === 'extension' ? core.acceptExtension(peer, identity) : core.acceptMcpClient(peer, identity);
     const state: SocketState = { session, alive: true };
     sockets.set(ws, state);
+    if (!session.isAuthenticated) unauthenticated.add(source, state);
     ws.on('message', (data: RawData) => {
       state.alive = true;
+      // Checked before anything parses the frame: an anonymous socket gets a few KB, not maxMessageBytes.
+      if (!session.isAuthenticated && rawByteLength(data) > limits.maxUnauthenticatedMessageBytes) {
+        logger.warn('socket.oversize_before_auth', { role, bytes: rawByteLength(data) });
+        ws.close(1009, `Frame over ${limits.maxUnauthenticatedMessageBytes} bytes before authentication`);
+        return;
+      }
       try {
         session.receive(rawToText(data));
       } catch (error) {
@@ -152,6 +212,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     ws.on('error', (error) => logger.debug('socket.error', { role, error: error.message }));
     ws.on('close', (code) => {
       sockets.delete(ws);
+      unauthenticated.remove(source, state);
       session.closed();
       logger.debug('socket.closed', { role, code });
     });
@@ -163,12 +224,26 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     const role = url.pathname === '/extension' ? 'extension' : url.pathname === '/mcp' ? 'mcp' : undefined;
     if (!role) return rejectUpgrade(socket, 404, 'Unknown endpoint: use /extension or /mcp');
     if (shuttingDown) return rejectUpgrade(socket, 503, 'Proxy shutting down');
-    if (sockets.size + upgrading >= limits.maxConnections) return rejectUpgrade(socket, 503, 'Too many connections');
+    const source = req.socket.remoteAddress ?? 'unknown';
     const token = tokenFromUpgrade(req, url);
+    unauthenticated.prune();
+    const authenticatedSockets = sockets.size - unauthenticated.count;
+    if (authenticatedSockets + upgrading >= limits.maxConnections) {
+      return rejectUpgrade(socket, 503, 'Too many connections');
+    }
+    if (token === undefined) {
+      if (unauthenticated.count >= limits.maxUnauthenticated) {
+        return rejectUpgrade(socket, 503, 'Too many connections still authenticating');
+      }
+      if (unauthenticated.from(source) >= limits.maxUnauthenticatedPerSource) {
+        logger.warn('source.too_many_unauthenticated', { role });
+        return rejectUpgrade(socket, 429, 'Too many connections still authenticating from this address');
+      }
+    }
     const accept = (identity?: Identity) => {
       wss.handleUpgrade(req, socket, head, (ws) => {
         if (shuttingDown) ws.close(1001, 'Proxy shutting down');
-        else attachSocket(ws, role, identity);
+        else attachSocket(ws, role, identity, source);
       });
     };
     if (token === undefined) return accept();
@@ -178,6 +253,11 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       (identity) => {
         upgrading--;
         if (socket.destroyed) return;
+        const wrongRole = roleMismatch(identity, role === 'extension' ? 'extension' : 'client');
+        if (wrongRole) {
+          logger.warn('auth.failed', { role, reason: wrongRole, stage: 'upgrade' });
+          return rejectUpgrade(socket, 401, `Authentication failed: ${wrongRole}`);
+        }
         accept(identity);
       },
       (error: unknown) => {
@@ -250,6 +330,17 @@ function writeJson(res: http.ServerResponse, status: number, body: unknown): voi
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
+}
+
+function rawByteLength(data: RawData): number {
+  if (Array.isArray(data)) return data.reduce((total, chunk) => total + chunk.byteLength, 0);
+  return data.byteLength;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: the only hosts a plain ws:// listener may use without a flag. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::ffff:127.0.0.1';
 }
 
 function rawToText(data: RawData): string {

@@ -15,10 +15,11 @@ export function decodeFrame<S extends z.ZodType>(
 ): Decoded<z.infer<S>> {
   const parsed = parseMessage(schema, raw, what, maxBytes);
   if (parsed.ok) return parsed;
-  return { ok: false, error: parsed.error, id: parsed.error.code === ErrorCode.InvalidRequest ? idOf(raw) : null };
+  return { ok: false, error: parsed.error, id: parsed.error.code === ErrorCode.InvalidRequest ? idOfFrame(raw) : null };
 }
 
-function idOf(raw: string): JsonRpcId | null {
+/** The frame's id when it is a valid JSON-RPC id, else null. */
+export function idOfFrame(raw: string): JsonRpcId | null {
   try {
     const value: unknown = JSON.parse(raw);
     if (typeof value !== 'object' || value === null || !('id' in value)) return null;

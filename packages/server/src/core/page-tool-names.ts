@@ -1,4 +1,4 @@
-import type { Tool } from '@tabmcp/protocol';
+import { cleanPageLine, cleanPageText, MAX_DESCRIPTION_LENGTH, type Tool } from '@tabmcp/protocol';
 
 /** Claude's API accepts `^[a-zA-Z0-9_-]{1,64}$`; the MCP spec allows more, so we use the strictest. */
 const MAX_NAME_LENGTH = 64;
@@ -8,15 +8,21 @@ export interface ExposedPageTool {
   tool: Tool;
 }
 
+/** The hub's names (`website_tool_<domain>_tab<N>_<name>`): a page tool may not pass for one. */
+export const HUB_TOOL_PREFIX = 'website_tool_';
+const PAGE_TOOL_MARK = '[page tool from ';
+
 /**
  * Maps a page's tool names to names every MCP client accepts, unique and never shadowing a core
- * tool. Page text is untrusted: the description says which origin it came from.
+ * tool or a hub name. Page text is untrusted: the description says which origin it came from.
  */
 export function exposePageTools(tools: Tool[], reserved: ReadonlySet<string>): ExposedPageTool[] {
   const taken = new Set(reserved);
   return tools.map((tool) => {
     let base = tool.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_NAME_LENGTH) || 'tool';
-    if (reserved.has(base)) base = `page_${base}`.slice(0, MAX_NAME_LENGTH);
+    if (reserved.has(base) || base.toLowerCase().startsWith(HUB_TOOL_PREFIX)) {
+      base = `page_${base}`.slice(0, MAX_NAME_LENGTH);
+    }
     let exposedName = base;
     for (let n = 2; taken.has(exposedName); n++) {
       const suffix = `_${n}`;
@@ -29,7 +35,30 @@ export function exposePageTools(tools: Tool[], reserved: ReadonlySet<string>): E
 
 export function describePageTool(tool: Tool, origin: string): string {
   const text = tool.description?.trim() || tool.title || tool.name;
-  return `[page tool from ${origin}] ${text}`;
+  const marked = `${PAGE_TOOL_MARK}${cleanPageLine(origin)}] ${cleanPageText(text)}`;
+  return marked.length <= MAX_DESCRIPTION_LENGTH ? marked : `${marked.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
+}
+
+/**
+ * A page tool as the focused view lists it: every page-written text a client may show (description,
+ * title, annotations.title) cleaned and tied to its origin; schemas untouched.
+ */
+export function presentPageTool(tool: Tool, exposedName: string, origin: string): Tool & { description: string } {
+  const presented: Tool & { description: string } = {
+    ...tool,
+    name: exposedName,
+    description: describePageTool(tool, origin),
+  };
+  const mark = (title: string) => `${cleanPageLine(title).slice(0, 256)} (from ${cleanPageLine(origin)})`;
+  if (tool.title !== undefined) presented.title = mark(tool.title);
+  if (tool.annotations?.title !== undefined)
+    presented.annotations = { ...tool.annotations, title: mark(tool.annotations.title) };
+  return presented;
+}
+
+/** A page tool in the session's list (its description starts with our marker; page text cannot fake it). */
+export function isListedPageTool(tool: { description?: string | undefined }): boolean {
+  return tool.description?.startsWith(PAGE_TOOL_MARK) === true;
 }
 
 export function originOf(url: string): string {

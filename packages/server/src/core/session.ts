@@ -1,19 +1,19 @@
 import {
   type BrowserInfo,
   type CallToolResult,
+  checkPageArguments,
   ErrorCode,
   errorMessage,
   type PageMethod,
   ProtocolError,
   type TabInfo,
   type Tool,
-  validateJsonSchema,
 } from '@tabmcp/protocol';
 import { z } from 'zod';
-import type { PageEvent } from '../mcp/page-resources';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
-import { describePageTool, type ExposedPageTool, exposePageTools, originOf } from './page-tool-names';
+import type { PageEvent } from './page-event';
+import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
 import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
 
 export interface SessionOptions {
@@ -70,7 +70,7 @@ export class BrowserSession {
   readonly #options: Required<Omit<SessionOptions, 'connection' | 'launcher' | 'log'>>;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabState>();
-  readonly #coreTools: Map<string, ToolDefinition>;
+  #coreTools: Map<string, ToolDefinition>;
   #connected = false;
   /** The agent asked to be connected: a dropped link reconnects by itself. */
   #wantConnected = false;
@@ -119,8 +119,22 @@ export class BrowserSession {
     return this.#focusedTabId === null ? undefined : this.#connection.pageRequest(this.#focusedTabId, method, params);
   }
 
+  /** Where the focused page's text comes from, to mark its resources and prompts (issue 13). */
+  focusedPageOrigin(): string | undefined {
+    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    return tab ? originOf(tab.url) : undefined;
+  }
+
   get focusedTabId(): number | null {
     return this.#focusedTabId;
+  }
+
+  /** mcp-view.ts: a 2026-07-28 client without a tools listen stream gets the fallback tools. */
+  setAutoFallback(on: boolean): void {
+    if (this.#options.fallbackTools === on) return;
+    this.#options.fallbackTools = on;
+    this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
+    this.#announcer.schedule();
   }
 
   /** browser-mcp-server.md, "Tool Availability by State". */
@@ -130,14 +144,7 @@ export class BrowserSession {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
     if (!tab) return core;
     const origin = originOf(tab.url);
-    return [
-      ...core,
-      ...this.#pageTools.map(({ exposedName, tool }) => ({
-        ...tool,
-        name: exposedName,
-        description: describePageTool(tool, origin),
-      })),
-    ];
+    return [...core, ...this.#pageTools.map(({ exposedName, tool }) => presentPageTool(tool, exposedName, origin))];
   }
 
   async callTool(name: string, args: Record<string, unknown>, progress: Progress = () => {}): Promise<CallToolResult> {
@@ -181,7 +188,7 @@ export class BrowserSession {
   }
 
   async #callPageTool(tabId: number, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
-    const problems = validateJsonSchema(tool.inputSchema, args);
+    const problems = checkPageArguments(tool.inputSchema, args);
     if (problems.length > 0) {
       return errorResult(
         `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
 import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
+import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
 
 export interface LaunchOptions {
@@ -73,19 +74,7 @@ export class ChromiumLauncher implements BrowserLauncher {
       JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
     );
     const args = [
-      ...(this.#options.headless ? ['--headless=new'] : []),
-      ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--no-default-browser-check',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--window-size=1280,800',
-      `--user-data-dir=${profileDir}`,
-      `--disable-extensions-except=${extensionDir}`,
-      `--load-extension=${extensionDir}`,
+      ...chromiumArgs({ headless: this.#options.headless, profileDir, extensionDirs: [extensionDir] }),
       // For tests and debugging, e.g. --remote-debugging-port=0.
       ...(process.env.TABMCP_BROWSER_ARGS?.split(' ').filter(Boolean) ?? []),
       this.#options.startUrl ?? 'about:blank',

@@ -5,6 +5,7 @@ import {
   parseMessage,
 } from '@tabmcp/protocol';
 import WebSocket from 'ws';
+import { authenticateListener } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
 import { PEER_PATH } from './websocket-browser-link';
 
@@ -41,9 +42,8 @@ export class PeerLink {
   /** Resolves once joined; rejects with the reason this port cannot be joined. */
   open(): Promise<void> {
     const { port, token, endpoint } = this.#options;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${PEER_PATH}?token=${encodeURIComponent(token)}`, {
-      maxPayload: MAX_MESSAGE_BYTES,
-    });
+    // The token is never sent: both sides prove they hold it (link-auth.ts) before anything else.
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${PEER_PATH}`, { maxPayload: MAX_MESSAGE_BYTES });
     this.#socket = socket;
     return new Promise<void>((resolve, reject) => {
       const failed = (kind: PeerOpenFailure, detail: string) => reject(Object.assign(new Error(detail), { kind }));
@@ -55,12 +55,20 @@ export class PeerLink {
       socket.once('error', (error: NodeJS.ErrnoException) =>
         failed(error.code === 'ECONNREFUSED' ? 'nobody-listens' : 'not-tabmcp', error.message),
       );
+      let authenticated = false;
       socket.once('open', () => {
         socket.on('error', (error) => this.#log('peer.error', { error: error.message }));
-        this.#startKeepalive(socket);
-        resolve();
+        authenticateListener(socket, token).then(
+          () => {
+            authenticated = true;
+            this.#startKeepalive(socket);
+            resolve();
+          },
+          (error: Error & { kind?: PeerOpenFailure }) => failed(error.kind ?? 'not-tabmcp', error.message),
+        );
       });
       socket.on('message', (data, isBinary) => {
+        if (!authenticated) return;
         if (isBinary) return;
         const parsed = parseMessage(ExtensionToServerSchema, data.toString(), 'message from the tabmcp peer');
         if (!parsed.ok) {

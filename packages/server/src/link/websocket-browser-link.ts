@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import {
   BROWSER_LINK_PROTOCOL_VERSION,
@@ -10,6 +9,8 @@ import {
 } from '@tabmcp/protocol';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { ExtensionMux } from './extension-mux';
+import { failedReply } from './failed-reply';
+import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
 
 export interface LinkServerOptions {
@@ -17,7 +18,7 @@ export interface LinkServerOptions {
   port: number;
   /** Exact `Origin` values allowed to connect: our extension's `chrome-extension://<id>`. */
   allowedOrigins: readonly string[];
-  /** Pairing token the extension (and a peer tabmcp) must present as `?token=`. */
+  /** Pairing token the extension (and a peer tabmcp) must prove it holds (link-auth.ts); never sent. */
   token: string;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
@@ -67,7 +68,9 @@ export class WebSocketBrowserLink {
   }
 
   async start(): Promise<number> {
-    const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+    // Frames up to 4× the message cap are read and refused one by one (the link stays up); only
+    // beyond that does the socket itself give up.
+    const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * MAX_MESSAGE_BYTES });
     const http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('tabmcp browser link: WebSocket only\n');
     });
@@ -79,7 +82,14 @@ export class WebSocketBrowserLink {
         socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`);
         return;
       }
-      wss.handleUpgrade(request, socket, head, (ws) => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)));
+      wss.handleUpgrade(request, socket, head, (ws) =>
+        authenticateDialler(
+          ws,
+          this.#options.token,
+          () => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)),
+          (reason) => this.#log('link.refused', { peer, reason }),
+        ),
+      );
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -126,20 +136,12 @@ export class WebSocketBrowserLink {
     if (!origin || !this.#options.allowedOrigins.includes(origin)) {
       return `Origin ${origin ?? '(none)'} is not allowed: only the tabmcp extension may connect.`;
     }
-    return this.#refuseToken(request);
+    return undefined;
   }
 
   /** Peers are local processes: a browser always sends an Origin, so any Origin is refused here. */
   #refusePeer(request: IncomingMessage): string | undefined {
     if (request.headers.origin !== undefined) return 'Web pages may not join as a tabmcp peer.';
-    return this.#refuseToken(request);
-  }
-
-  #refuseToken(request: IncomingMessage): string | undefined {
-    const token = new URL(request.url ?? '/', 'http://localhost').searchParams.get('token') ?? '';
-    if (!safeEqual(token, this.#options.token)) {
-      return 'Wrong or missing pairing token: pair the extension with this tabmcp server (see docs/user-guide.md).';
-    }
     return undefined;
   }
 
@@ -159,6 +161,9 @@ export class WebSocketBrowserLink {
         message === undefined ? undefined : parseMessage(ExtensionToServerSchema, message, 'extension message');
       if (!parsed?.ok) {
         this.#log('link.rejected', { reason: parsed ? parsed.error.message : 'binary frame' });
+        // An oversized reply still answers its call, at once, instead of leaving it to time out.
+        const answer = message === undefined || !parsed ? undefined : failedReply(message, parsed.error.message);
+        if (answer) this.#mux.fromExtension(answer);
         return;
       }
       this.#onExtensionMessage(ws, parsed.value);
@@ -252,10 +257,4 @@ function pathOf(request: IncomingMessage): string {
 function decode(data: RawData, isBinary: boolean): string | undefined {
   if (isBinary) return undefined;
   return Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
-}
-
-function safeEqual(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,30 +1,21 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  GetPromptRequestSchema,
-  GetPromptResultSchema,
-  ListPromptsRequestSchema,
-  ListPromptsResultSchema,
-  ListResourcesRequestSchema,
-  ListResourcesResultSchema,
-  ListResourceTemplatesRequestSchema,
-  ListResourceTemplatesResultSchema,
-  McpError,
-  ErrorCode as McpErrorCode,
-  ReadResourceRequestSchema,
-  ReadResourceResultSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+  isSpecType,
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Server,
+  type SpecTypes,
+} from '@modelcontextprotocol/server';
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
-import type { z } from 'zod';
-
-/** What the focused tab's page produced that the MCP face must pass on. */
-export type PageEvent = { type: 'focus' } | { type: 'notification'; method: string; params?: Record<string, unknown> };
+import type { PageEvent } from '../core/page-event';
+import { markPrompt, markPromptList, markResourceList, markResourceTemplates } from './page-marks';
 
 /** The session's side of the MCP face of page resources and prompts. */
 export interface PagePrimitives {
   /** A resources/prompts request to the focused tab's page; undefined when no tab is focused. */
   requestFocusedPage(method: PageMethod, params?: Record<string, unknown>): Promise<unknown> | undefined;
+  /** The origin of the focused page, which every text it supplies is marked with. */
+  focusedPageOrigin?(): string | undefined;
   onpageevent: ((event: PageEvent) => void) | undefined;
 }
 
@@ -32,6 +23,23 @@ export const PAGE_CAPABILITIES = {
   resources: { listChanged: true, subscribe: true },
   prompts: { listChanged: true },
 };
+
+/** Page-written descriptions and prompt messages carry their origin (page-marks.ts). */
+function mark<T>(method: PageMethod, result: T, origin: string): T {
+  const entry = result as Record<string, unknown>;
+  switch (method) {
+    case 'resources/list':
+      return markResourceList(entry, origin) as T;
+    case 'resources/templates/list':
+      return markResourceTemplates(entry, origin) as T;
+    case 'prompts/list':
+      return markPromptList(entry, origin) as T;
+    case 'prompts/get':
+      return markPrompt(entry, origin) as T;
+    default:
+      return result;
+  }
+}
 
 export function hasPagePrimitives(view: object): view is PagePrimitives {
   return typeof (view as Partial<PagePrimitives>).requestFocusedPage === 'function' && 'onpageevent' in view;
@@ -48,57 +56,68 @@ const NO_FOCUS = 'No tab is focused: call focus_tab or open_tab first, then read
 export function servePagePrimitives(server: Server, pages: PagePrimitives): void {
   const subscribed = new Set<string>();
 
-  const ask = async <T extends z.ZodType>(
+  type Checked =
+    | 'ListResourcesResult'
+    | 'ListResourceTemplatesResult'
+    | 'ReadResourceResult'
+    | 'ListPromptsResult'
+    | 'GetPromptResult';
+  const ask = async <T extends Checked>(
     method: PageMethod,
     params: Record<string, unknown> | undefined,
-    schema: T,
-  ): Promise<z.infer<T>> => {
+    type: T,
+    noFocus: () => Error = () => new ProtocolError(ProtocolErrorCode.InvalidRequest, NO_FOCUS),
+  ): Promise<SpecTypes[T]> => {
     const pending = pages.requestFocusedPage(method, params);
-    if (!pending) throw new McpError(McpErrorCode.InvalidRequest, NO_FOCUS);
+    if (!pending) throw noFocus();
     let raw: unknown;
     try {
       raw = await pending;
     } catch (error) {
-      throw new McpError(
-        McpErrorCode.InvalidRequest,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidRequest,
         `The focused page could not answer ${method}: ${errorMessage(error)}`,
       );
     }
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) {
-      throw new McpError(McpErrorCode.InternalError, `The focused page answered ${method} with a malformed result`);
+    if (!isSpecType[type](raw)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InternalError,
+        `The focused page answered ${method} with a malformed result`,
+      );
     }
-    return parsed.data;
+    return mark(method, raw as SpecTypes[T], pages.focusedPageOrigin?.() ?? 'the focused page');
   };
 
   // A page without resources or prompts (most MCP-B pages) simply has an empty list.
-  const list = <T extends z.ZodType>(method: PageMethod, schema: T, empty: z.infer<T>): Promise<z.infer<T>> =>
-    ask(method, undefined, schema).catch(() => empty);
+  const list = <T extends Checked>(method: PageMethod, type: T, empty: SpecTypes[T]): Promise<SpecTypes[T]> =>
+    ask(method, undefined, type).catch(() => empty);
 
-  server.setRequestHandler(ListResourcesRequestSchema, () =>
-    list('resources/list', ListResourcesResultSchema, { resources: [] }),
+  server.setRequestHandler('resources/list', () => list('resources/list', 'ListResourcesResult', { resources: [] }));
+  server.setRequestHandler('resources/templates/list', () =>
+    list('resources/templates/list', 'ListResourceTemplatesResult', { resourceTemplates: [] }),
   );
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
-    list('resources/templates/list', ListResourceTemplatesResultSchema, { resourceTemplates: [] }),
+  // Without a focused tab no page holds the resource: the spec's not-found answer, with the fix in the message.
+  server.setRequestHandler('resources/read', (request) =>
+    ask(
+      'resources/read',
+      { uri: request.params.uri },
+      'ReadResourceResult',
+      () => new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found. ${NO_FOCUS}`),
+    ),
   );
-  server.setRequestHandler(ReadResourceRequestSchema, (request) =>
-    ask('resources/read', { uri: request.params.uri }, ReadResourceResultSchema),
-  );
-  server.setRequestHandler(ListPromptsRequestSchema, () =>
-    list('prompts/list', ListPromptsResultSchema, { prompts: [] }),
-  );
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+  server.setRequestHandler('prompts/list', () => list('prompts/list', 'ListPromptsResult', { prompts: [] }));
+  server.setRequestHandler('prompts/get', (request) =>
     ask(
       'prompts/get',
       { name: request.params.name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) },
-      GetPromptResultSchema,
+      'GetPromptResult',
     ),
   );
-  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/subscribe', async (request) => {
     subscribed.add(request.params.uri);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler('resources/unsubscribe', async (request) => {
     subscribed.delete(request.params.uri);
     return {};
   });

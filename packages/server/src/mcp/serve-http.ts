@@ -2,32 +2,53 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
+import { BoundedEventStore } from './event-store';
+import { bearerMatches } from './http-token';
+import { ModernHttpLeg } from './serve-http-modern';
 import { serveMcp } from './serve-mcp';
 
 export interface HttpServeOptions {
   port: number;
+  /** Every request must carry `Authorization: Bearer <token>` (http-token.ts; `tabmcp pair` prints it). */
+  bearerToken: string;
   /** A fresh session (own focus and tools) for each MCP client; `release` ends it. */
   newSession(): { session: McpView; release(): void };
+  /** The one view all 2026-07-28 clients share (serve-http-modern.ts): the `all` view. */
+  newSharedView?: () => McpView;
+  fallbackTools?: boolean;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
 export const MCP_PATH = '/mcp';
-/** Sessions kept at once; each holds a browser-link endpoint and its own tool state. */
-const MAX_SESSIONS = 32;
+/** Sessions kept at once for one bearer token; each holds a browser-link endpoint and its own tool state. */
+const MAX_SESSIONS_PER_TOKEN = 32;
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+interface HttpSession {
+  transport: StreamableHTTPServerTransport;
+  release(): void;
+  token: string;
+  /** Requests being answered now: a busy session is never evicted. */
+  inFlight: number;
+}
 
 /**
  * MCP over Streamable HTTP on loopback, for clients that prefer it and for several clients on one
- * process: one transport and one BrowserSession per MCP session. Requests from web pages (any
- * Origin but loopback) and with a foreign Host (DNS rebinding) are refused.
+ * process: one transport and one BrowserSession per MCP session. Requests without the bearer
+ * token, from web pages (any Origin but loopback) and with a foreign Host (DNS rebinding) are
+ * refused. SSE streams are resumable (Last-Event-ID) from a bounded in-memory event store.
  */
 export async function serveHttp(
   options: HttpServeOptions,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const log = options.log ?? (() => {});
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; release(): void }>();
+  const sessions = new Map<string, HttpSession>();
   let actualPort = options.port;
+  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { ...options, log }) : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refusal = refuse(request, actualPort);
@@ -35,35 +56,76 @@ export async function serveHttp(
       response.writeHead(refusal.status, { 'content-type': 'text/plain' }).end(`${refusal.text}\n`);
       return;
     }
+    if (!bearerMatches(request.headers.authorization, options.bearerToken)) {
+      response.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="tabmcp"' }).end(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          error: {
+            code: INVALID_REQUEST,
+            message:
+              'Unauthorized: send Authorization: Bearer <token>; `tabmcp pair` prints the token for --http clients.',
+          },
+          id: null,
+        }),
+      );
+      return;
+    }
+    const token = options.bearerToken;
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing && typeof sessionId === 'string') {
       // Most recently used last: when the table is full, the session idle longest goes first.
       sessions.delete(sessionId);
       sessions.set(sessionId, existing);
-      await existing.transport.handleRequest(request, response, await readBody(request));
-      return;
-    }
-    if (sessionId !== undefined) {
-      jsonError(response, 404, 'Unknown or expired MCP session: initialize again.');
+      existing.inFlight += 1;
+      try {
+        await existing.transport.handleRequest(request, response, await readBody(request));
+      } finally {
+        existing.inFlight -= 1;
+      }
       return;
     }
     const body = await readBody(request);
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
-      jsonError(response, 400, 'No MCP session: send an initialize request first (no mcp-session-id header).');
+    if (modern && sessionId === undefined && request.method === 'POST' && (await isModern(body))) {
+      await modern.handle(request, response, body, `http://127.0.0.1:${actualPort}${MCP_PATH}`);
       return;
     }
-    // Clients that vanish without DELETE leave their session behind; keep the table bounded.
-    const [idlest] = sessions.size >= MAX_SESSIONS ? sessions.values() : [];
-    if (idlest) {
+    if (sessionId !== undefined) {
+      jsonError(response, 404, 'Unknown or expired MCP session: initialize again.', idOf(body));
+      return;
+    }
+    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+      jsonError(
+        response,
+        400,
+        'No MCP session: send an initialize request first (no mcp-session-id header).',
+        idOf(body),
+      );
+      return;
+    }
+    // Clients that vanish without DELETE leave their session behind; keep the table bounded per
+    // token by evicting the session idle longest, never one that is answering a request.
+    const mine = [...sessions.values()].filter((held) => held.token === token);
+    if (mine.length >= MAX_SESSIONS_PER_TOKEN) {
+      const idlest = mine.find((held) => held.inFlight === 0);
+      if (!idlest) {
+        jsonError(
+          response,
+          503,
+          `All ${MAX_SESSIONS_PER_TOKEN} sessions are busy: retry when a call ends.`,
+          idOf(body),
+        );
+        return;
+      }
       log('http.session-evicted', { sessions: sessions.size });
       await idlest.transport.close();
     }
     const { session, release } = options.newSession();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      eventStore: new BoundedEventStore(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, release });
+        sessions.set(id, { transport, release, token, inFlight: 0 });
         log('http.session', { id, sessions: sessions.size });
       },
     });
@@ -78,7 +140,9 @@ export async function serveHttp(
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       log('http.error', { message: error instanceof Error ? error.message : String(error) });
-      if (!response.headersSent) jsonError(response, error instanceof BodyError ? error.status : 500, String(error));
+      if (response.headersSent) return;
+      if (error instanceof BodyError) jsonError(response, error.status, error.message, null, error.code);
+      else jsonError(response, 500, String(error));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -95,6 +159,7 @@ export async function serveHttp(
     port: actualPort,
     close: async () => {
       for (const { transport } of sessions.values()) await transport.close().catch(() => {});
+      await modern?.close().catch(() => {});
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
@@ -117,6 +182,7 @@ class BodyError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code = INVALID_REQUEST,
   ) {
     super(message);
   }
@@ -134,12 +200,34 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   try {
     return JSON.parse(Buffer.concat(chunks).toString());
   } catch {
-    throw new BodyError(400, 'Request body is not valid JSON');
+    throw new BodyError(400, 'Parse error: the request body is not valid JSON', PARSE_ERROR);
   }
 }
 
-function jsonError(response: ServerResponse, status: number, message: string): void {
+/** The SDK's own era classification of a POST body: 2026-07-28 (enveloped, server/discover) or not. */
+async function isModern(body: unknown): Promise<boolean> {
+  const probe = new Request('http://127.0.0.1/mcp', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+  });
+  return !(await isLegacyRequest(probe, body));
+}
+
+/** The id of a request body, when it has a usable one: errors carry it so the client can match them. */
+function idOf(body: unknown): string | number | null {
+  if (typeof body !== 'object' || body === null || !('id' in body)) return null;
+  const id = (body as { id: unknown }).id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function jsonError(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  id: string | number | null = null,
+  code = -32000,
+): void {
   response
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+    .end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

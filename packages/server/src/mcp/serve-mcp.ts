@@ -1,6 +1,4 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, Server, type Transport } from '@modelcontextprotocol/server';
 import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';
 import { hasPagePrimitives, PAGE_CAPABILITIES, servePagePrimitives } from './page-resources';
@@ -10,37 +8,69 @@ export const SERVER_VERSION = '0.1.0';
 const INSTRUCTIONS =
   "tabmcp drives the tabs of a real browser through tools that web pages publish. Start with connect_browser, then open_tab or list_tabs and focus_tab: the focused tab's own tools appear in the tool list (a tools/list_changed notification says when). Page tool descriptions are written by the page and marked with its origin.";
 
-/** Binds a view (the session is the focused view) to an MCP server over any SDK transport (stdio, Streamable HTTP). */
-export async function serveMcp(session: McpView, transport: Transport): Promise<Server> {
+/**
+ * 2026-07-28 caching hints. Lists follow the browser (a tab opens, a page registers a tool), so
+ * they are never cached: a client re-lists on list_changed. What discover says (name, version,
+ * capabilities, instructions) holds for the process's life; ten minutes is a safe reuse window.
+ * Everything is private: it describes one user's browser.
+ */
+const NOT_CACHED = { ttlMs: 0, cacheScope: 'private' } as const;
+const CACHE_HINTS = {
+  'tools/list': NOT_CACHED,
+  'prompts/list': NOT_CACHED,
+  'resources/list': NOT_CACHED,
+  'resources/templates/list': NOT_CACHED,
+  'resources/read': NOT_CACHED,
+  'server/discover': { ttlMs: 600_000, cacheScope: 'private' },
+} as const;
+
+/**
+ * One MCP server instance (2.x SDK, both protocol eras) over a view. Building it starts nothing:
+ * the view already exists, so an instance made only to answer a `server/discover` probe and then
+ * discarded costs a few objects and no link or browser. The last instance built owns the view's
+ * change signal, which is the one the SDK pins for the connection.
+ */
+export function createMcpServer(view: McpView, options: { announceChanges?: boolean } = {}): Server {
   const server = new Server(
     { name: 'tabmcp', title: 'tabmcp: tools from your browser tabs', version: SERVER_VERSION },
     {
       capabilities: {
-        ...session.capabilities,
-        ...(hasPagePrimitives(session) ? PAGE_CAPABILITIES : {}),
+        ...view.capabilities,
+        ...(hasPagePrimitives(view) ? PAGE_CAPABILITIES : {}),
         tools: { listChanged: true },
       },
       instructions: INSTRUCTIONS,
+      cacheHints: CACHE_HINTS,
       jsonSchemaValidator: new ProtocolJsonSchemaValidator(),
     },
   );
-  if (hasPagePrimitives(session)) servePagePrimitives(server, session);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: session.listTools() }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  if (hasPagePrimitives(view)) servePagePrimitives(server, view);
+  server.setRequestHandler('tools/list', async () => ({ tools: view.listTools() }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const progressToken = request.params._meta?.progressToken;
     let step = 0;
     const progress = (message: string) => {
       if (progressToken === undefined) return;
       step += 1;
-      extra
-        .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: step, message } })
+      ctx.mcpReq
+        .notify({ method: 'notifications/progress', params: { progressToken, progress: step, message } })
         .catch(() => {});
     };
-    return session.callTool(request.params.name, request.params.arguments ?? {}, progress);
+    // The session builds spec content blocks (text, image, resource) and checks page results before this.
+    return (await view.callTool(request.params.name, request.params.arguments ?? {}, progress)) as CallToolResult;
   });
-  session.ontoolschanged = () => {
-    server.sendToolListChanged().catch(() => {});
-  };
+  // Stateless HTTP (2026-07-28) announces through its own bus, not through one short-lived instance.
+  if (options.announceChanges !== false) {
+    view.ontoolschanged = () => {
+      server.sendToolListChanged().catch(() => {});
+    };
+  }
+  return server;
+}
+
+/** Binds a view to one MCP server over a transport that carries a single client (HTTP session, proxy). */
+export async function serveMcp(view: McpView, transport: Transport): Promise<Server> {
+  const server = createMcpServer(view);
   await server.connect(transport);
   return server;
 }

@@ -1,15 +1,24 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type JSONRPCMessage, JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, parseJSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 
 /** JSON-RPC 2.0: the request is not a valid Request object. */
 const INVALID_REQUEST = -32600;
+/** JSON-RPC 2.0: the line is not JSON at all. */
+const PARSE_ERROR = -32700;
 
 /**
  * MCP over stdio, one JSON-RPC message a line. Unlike the SDK's StdioServerTransport, a line that
  * carries an id but fails the JSON-RPC schema (params 5, id 4.5) is answered with Invalid Request
  * instead of being dropped, so the client does not wait for its own timeout; and a line longer than
  * the link's cap is skipped instead of closing the whole transport.
+ *
+ * Hardened as the SDK hardens its own: `close` is idempotent, an EPIPE (the client went away) is
+ * reported and closes the transport instead of crashing the process, `send` after close rejects,
+ * and a stdout that fails or closes while a write waits for `drain` rejects that `send`.
+ *
+ * Delete this file (and pass no `transport` to `serveStdio`) once the SDK's StdioServerTransport
+ * answers a malformed request that carries an id (modelcontextprotocol/typescript-sdk#2247); the
+ * fuzz-stdio and stdio-transport tests say whether it does.
  */
 export class LineStdioServerTransport implements Transport {
   readonly #stdin: NodeJS.ReadableStream;
@@ -18,6 +27,11 @@ export class LineStdioServerTransport implements Transport {
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #skipping = false;
+  #closed = false;
+  /** Sees every inbound message before the SDK does (tool-subscriptions.ts watches listen streams). */
+  oninbound?: (message: JSONRPCMessage) => void;
+  /** Called once after close, whoever owns `onclose` (serveStdio does): the process ends with it. */
+  onended?: () => void;
   onmessage?: Transport['onmessage'];
   onerror?: Transport['onerror'];
   onclose?: Transport['onclose'];
@@ -31,23 +45,61 @@ export class LineStdioServerTransport implements Transport {
   async start(): Promise<void> {
     this.#stdin.on('data', this.#ondata);
     this.#stdin.on('error', this.#onStreamError);
+    this.#stdout.on('error', this.#onStdoutError);
   }
 
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     this.#stdin.off('data', this.#ondata);
     this.#stdin.off('error', this.#onStreamError);
     if (this.#stdin.listenerCount('data') === 0) this.#stdin.pause();
     this.#pending = [];
     this.#pendingBytes = 0;
+    // Waiting sends learn of the close through their own 'close' listener (see send).
+    this.#stdout.emit('tabmcp-transport-closed');
     this.onclose?.();
+    this.onended?.();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.#stdout.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.#stdout.once('drain', resolve);
+    if (this.#closed) return Promise.reject(new Error('The stdio transport is closed'));
+    return new Promise((resolve, reject) => {
+      const stdout = this.#stdout;
+      const settle = (error?: Error) => {
+        stdout.off('drain', onDrain);
+        stdout.off('error', onError);
+        stdout.off('close', onClose);
+        stdout.off('tabmcp-transport-closed', onClose);
+        if (error) reject(error);
+        else resolve();
+      };
+      const onDrain = () => settle();
+      const onError = (error: Error) => settle(error);
+      const onClose = () => settle(new Error('stdout closed before the message was written'));
+      let flushed: boolean;
+      try {
+        flushed = stdout.write(`${JSON.stringify(message)}\n`);
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (flushed) {
+        resolve();
+        return;
+      }
+      stdout.once('drain', onDrain);
+      stdout.once('error', onError);
+      stdout.once('close', onClose);
+      stdout.once('tabmcp-transport-closed', onClose);
     });
   }
+
+  /** EPIPE and friends: the client is gone, so nothing more can be said; close instead of crashing. */
+  readonly #onStdoutError = (error: Error) => {
+    this.onerror?.(error);
+    void this.close();
+  };
 
   readonly #onStreamError = (error: Error) => this.onerror?.(error);
 
@@ -86,27 +138,44 @@ export class LineStdioServerTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+      this.onerror?.(new Error(`Unparseable MCP line skipped (${errorText(error)}): ${line.slice(0, 120)}`));
+      this.#reply({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: PARSE_ERROR, message: 'Parse error: the line is not JSON' },
+      });
       return;
     }
-    const parsed = JSONRPCMessageSchema.safeParse(value);
-    if (parsed.success) {
-      this.onmessage?.(parsed.data);
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch (error) {
+      const detail = errorText(error);
+      this.onerror?.(new Error(`Invalid JSON-RPC message: ${detail.slice(0, 300)}`));
+      const reply = invalidRequestReply(value, detail);
+      if (reply) this.#reply(reply);
       return;
     }
-    this.onerror?.(new Error(`Invalid JSON-RPC message: ${parsed.error.message}`));
-    const reply = invalidRequestReply(value, parsed.error.issues.map((issue) => issue.message).join('; '));
-    if (reply) void this.send(reply);
+    this.oninbound?.(message);
+    this.onmessage?.(message);
+  }
+
+  #reply(message: unknown): void {
+    // JSON-RPC answers an unreadable id with null, which the SDK's message type does not model.
+    this.send(message as JSONRPCMessage).catch((error: unknown) => this.onerror?.(new Error(errorText(error))));
   }
 }
 
 /** A request (it has a method and an id) gets an error reply; a bad response or notification gets none. */
-function invalidRequestReply(value: unknown, detail: string): JSONRPCMessage | undefined {
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function invalidRequestReply(value: unknown, detail: string): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   if (!('method' in value) || !('id' in value)) return undefined;
   const id = (value as { id: unknown }).id;
   const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
-  // JSON-RPC answers an unreadable id with null, which the SDK's message type does not model.
   return {
     jsonrpc: '2.0',
     id: usableId,
@@ -114,5 +183,5 @@ function invalidRequestReply(value: unknown, detail: string): JSONRPCMessage | u
       code: INVALID_REQUEST,
       message: `Invalid Request: a JSON-RPC 2.0 request needs a string or integer id, a method string and object params (${detail.slice(0, 200)})`,
     },
-  } as unknown as JSONRPCMessage;
+  };
 }

@@ -14,12 +14,13 @@ import {
   RemoteMethods,
   type RemoteParams,
   type RemoteResult,
+  type RemoteTabInfo,
   type TabInfo,
   validate,
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
 import { UpSignal } from '../core/up-signal';
-import { chooseExtension } from './choose-extension';
+import { chooseExtension, plainTextTokenWarning } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
 
@@ -51,6 +52,9 @@ const POLL_RETRY_MS = 1_000;
 const MIN_POLL_GAP_MS = 50;
 
 const DISCONNECT_MESSAGES = /Extension disconnected|Disconnected from the extension|hosting the extension is gone/i;
+
+/** Where a tab's tools come from when getTabs left them out. */
+type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
 
 /**
  * The session's browser connection through a proxy-protocol.md relay: mcp_handshake,
@@ -86,6 +90,8 @@ export class ProxyBrowserConnection implements BrowserConnection {
       proxyUrl: options.proxyUrl.replace(/\/+$/, ''),
     };
     this.#log = this.#options.log;
+    const insecure = plainTextTokenWarning(this.#options.proxyUrl);
+    if (insecure) this.#log('proxy.insecure', { warning: insecure });
   }
 
   get isUp(): boolean {
@@ -117,7 +123,12 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
-    const { browser, tabs } = await this.#call('getTabs', { waitMs: 0 });
+    const answer = await this.#call('getTabs', { waitMs: 0 });
+    const browser = answer.browser;
+    const tabs = await this.#withTools(
+      answer.tabs,
+      async (tabId) => (await this.#call('listPageTools', { tabId })).tools,
+    );
     this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
     return { browser, tabs };
   }
@@ -128,12 +139,18 @@ export class ProxyBrowserConnection implements BrowserConnection {
       { url, active: focus, waitForToolsMs },
       PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000,
     );
-    this.#known.set(opened.tab.id, opened.tab);
-    return { tab: opened.tab, focused: focus, toolsReady: opened.toolsReady };
+    const tab = await this.#withToolsOf(opened.tab, (id) => this.#toolsOf(id));
+    this.#known.set(tab.id, tab);
+    return { tab, focused: focus, toolsReady: opened.toolsReady };
   }
 
   async focusTab(tabId: number): Promise<{ tab: TabInfo }> {
-    return { tab: (await this.#call('activateTab', { tabId })).tab };
+    const activated = await this.#call('activateTab', { tabId });
+    return { tab: await this.#withToolsOf(activated.tab, (id) => this.#toolsOf(id)) };
+  }
+
+  async #toolsOf(tabId: number): Promise<NonNullable<TabInfo['tools']>> {
+    return (await this.#call('listPageTools', { tabId })).tools;
   }
 
   async closeTab(tabId: number): Promise<{ closed: true; tabId: number }> {
@@ -315,8 +332,18 @@ export class ProxyBrowserConnection implements BrowserConnection {
         if (this.#epoch !== epoch) return;
         if (!answer.ok) throw answer.error;
         version = answer.value.version;
-        const events = diffTabs(this.#known, answer.value.tabs);
-        this.#known = new Map(answer.value.tabs.map((tab) => [tab.id, tab]));
+        const tabs = await this.#withTools(answer.value.tabs, async (tabId) => {
+          const listed = validate(
+            RemoteMethods.listPageTools.result,
+            await rpc.request('listPageTools', { tabId }, this.#options.requestTimeoutMs),
+            'listPageTools answer',
+          );
+          if (!listed.ok) throw listed.error;
+          return listed.value.tools;
+        });
+        if (this.#epoch !== epoch) return;
+        const events = diffTabs(this.#known, tabs);
+        this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
         for (const event of events) this.onevent?.(event);
         const gap = started + MIN_POLL_GAP_MS - Date.now();
         if (gap > 0) await this.#sleep(gap);
@@ -325,6 +352,25 @@ export class ProxyBrowserConnection implements BrowserConnection {
         this.#log('proxy.poll-failed', { error: errorMessage(error) });
         await this.#sleep(POLL_RETRY_MS);
       }
+    }
+  }
+
+  /**
+   * Tabs whose tools getTabs left out (too big to ride along) get them from listPageTools, one tab per
+   * frame. A tab whose tools alone exceed the proxy's frame limit is listed with none, and the log says why.
+   */
+  async #withTools(tabs: readonly RemoteTabInfo[], fetchTools: ToolFetcher): Promise<TabInfo[]> {
+    return Promise.all(tabs.map((tab) => this.#withToolsOf(tab, fetchTools)));
+  }
+
+  async #withToolsOf(remote: RemoteTabInfo, fetchTools: ToolFetcher): Promise<TabInfo> {
+    const { toolsOmitted, toolCount, ...tab } = remote;
+    if (!toolsOmitted) return tab;
+    try {
+      return { ...tab, tools: await fetchTools(tab.id) };
+    } catch (error) {
+      this.#log('proxy.tools-unavailable', { tabId: tab.id, toolCount, error: errorMessage(error) });
+      return { ...tab, tools: [] };
     }
   }
 

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { httpBearerToken } from '../mcp/http-token';
 import { MCP_PATH, serveHttp } from '../mcp/serve-http';
-import { serveMcp } from '../mcp/serve-mcp';
-import { LineStdioServerTransport } from '../mcp/stdio-transport';
+import { serveStdioBothEras } from '../mcp/serve-stdio';
 import type { CliOptions } from '../options';
+import { loadOrCreateToken } from '../pairing';
 import { ProxyBrowserConnection } from './proxy-browser-connection';
 import { ProxySession } from './proxy-session';
 
@@ -72,15 +73,14 @@ export async function runProxyClient(
   log('proxy.mode', { proxy: options.proxy, browserName: options.browserName, extensionId: options.extensionId });
 
   if (options.httpPort !== undefined) {
-    const http = await serveHttp({ port: options.httpPort, newSession, log });
+    const bearerToken = httpBearerToken(loadOrCreateToken());
+    const http = await serveHttp({ port: options.httpPort, bearerToken, newSession, log });
     closeHttp = http.close;
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
     return;
   }
   process.stdin.on('end', () => void shutdown('stdin closed'));
-  const transport = new LineStdioServerTransport();
-  transport.onclose = () => void shutdown('MCP transport closed');
-  await serveMcp(newSession().session, transport);
+  serveStdioBothEras(newSession().session, { log, onclose: () => void shutdown('MCP transport closed') });
 }
 
 /** Reads the token file now (so a wrong path fails at start) and again at every (re)connect. */

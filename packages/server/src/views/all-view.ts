@@ -1,17 +1,19 @@
 import {
   CallToolResult,
+  checkPageArguments,
   errorMessage,
   HubToolsResult,
   type ServerRequest,
   type Tool,
   validate,
-  validateJsonSchema,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
+import type { PageEvent } from '../core/page-event';
+import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
 import type { ListedTool } from '../core/session';
 import { errorResult, type Progress } from '../core/tool-definition';
-import type { PageEvent, PagePrimitives } from '../mcp/page-resources';
+import type { PagePrimitives } from '../mcp/page-resources';
 import type { McpView } from './mcp-view';
 
 /** The session's face that the `all` view builds on. */
@@ -75,9 +77,17 @@ export class AllView implements McpView {
     if (link.isUp) this.#refresh();
   }
 
+  setAutoFallback(on: boolean): void {
+    this.#session.setAutoFallback?.(on);
+  }
+
   // The focused tab's resources and prompts are the same in both views.
   requestFocusedPage(...args: Parameters<PagePrimitives['requestFocusedPage']>) {
     return this.#session.requestFocusedPage(...args);
+  }
+
+  focusedPageOrigin(): string | undefined {
+    return this.#session.focusedPageOrigin?.();
   }
 
   get onpageevent(): ((event: PageEvent) => void) | undefined {
@@ -88,20 +98,34 @@ export class AllView implements McpView {
     this.#session.onpageevent = listener;
   }
 
+  /**
+   * The session's core tools, then every page tool once, under its hub name: the focused tab's
+   * tools are among the hub's, so its unprefixed copies are left out.
+   */
   listTools(): ListedTool[] {
     const own = this.#session.listTools();
     if (this.#session.state === 'DISCONNECTED') return own;
-    const taken = new Set(own.map((tool) => tool.name));
+    const core = own.filter((tool) => !isListedPageTool(tool));
+    const taken = new Set(core.map((tool) => tool.name));
     const hub = [...this.#hubTools.values()].filter((tool) => !taken.has(tool.name)) as ListedTool[];
-    return [...own, ...hub];
+    return [...core, ...hub];
   }
 
+  /** Routed as listed: hub names to the hub, core tools to the session, page names nowhere (they are listed under hub names). */
   async callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult> {
-    const tool = this.#link.isUp ? this.#hubTools.get(name) : undefined;
-    if (!tool || this.#session.listTools().some((own) => own.name === name)) {
+    // A hub name stays callable while the session is still reconnecting (worker restart); page
+    // tools never hold hub names (page-tool-names.ts), so only a core tool could take it first.
+    const own = this.#session.listTools().find((listed) => listed.name === name);
+    const tool = this.#link.isUp && (!own || isListedPageTool(own)) ? this.#hubTools.get(name) : undefined;
+    if (!tool) {
+      if (own && isListedPageTool(own)) {
+        return errorResult(
+          `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
+        );
+      }
       return this.#session.callTool(name, args, progress);
     }
-    const problems = validateJsonSchema(tool.inputSchema, args);
+    const problems = checkPageArguments(tool.inputSchema, args);
     if (problems.length > 0) {
       return errorResult(
         `Invalid arguments for ${name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,
@@ -135,7 +159,10 @@ export class AllView implements McpView {
   }
 
   #setHubTools(tools: Tool[]): void {
-    this.#hubTools = new Map(tools.map((tool) => [tool.name, tool]));
+    // Only the hub's own names: anything else in its list could pass for a core tool.
+    this.#hubTools = new Map(
+      tools.filter((tool) => tool.name.startsWith(HUB_TOOL_PREFIX)).map((tool) => [tool.name, tool]),
+    );
     this.#announcer.schedule();
   }
 }

@@ -11,6 +11,11 @@ export interface McpView {
   listTools(): ListedTool[];
   callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult>;
   ontoolschanged: (() => void) | undefined;
+  /**
+   * Show or hide the stable fallback tools for a client that will not hear of tool-list changes
+   * (a 2026-07-28 client without a tools listen stream); `--fallback-tools` keeps them on anyway.
+   */
+  setAutoFallback?(on: boolean): void;
   /** Extra server capabilities to declare at initialize (e.g. mcp-b.md's `browser` set). */
   readonly capabilities?: Record<string, unknown>;
 }

@@ -25,11 +25,31 @@ export async function loadProxyConfig(defaultName: string): Promise<ProxyConfig 
   return proxyConfigFrom({ ...bundled, ...definedOnly(stored) }, defaultName);
 }
 
-/** Checks a raw config; a URL that is not ws(s):// counts as not configured. */
+/**
+ * Why a proxy URL cannot be used, or undefined when it can: the token travels in the clear over
+ * plain ws://, so that is for a proxy on this machine only (the proxy itself refuses to listen
+ * without TLS elsewhere; issue 13, finding 15).
+ */
+export function proxyUrlProblem(url: string): string | undefined {
+  if (!/^wss?:\/\/[^\s/]+/.test(url)) return 'Give a ws:// or wss:// proxy URL.';
+  if (url.startsWith('wss://')) return undefined;
+  let host: string;
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return 'Give a ws:// or wss:// proxy URL.';
+  }
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return loopback
+    ? undefined
+    : `Plain ws:// would send the token to ${host} unencrypted: use wss:// (ws:// is for a proxy on this machine).`;
+}
+
+/** Checks a raw config; a URL that is not ws(s)://, or plain ws:// to another machine, counts as not configured. */
 export function proxyConfigFrom(raw: Partial, defaultName: string): ProxyConfig | undefined {
   const url = typeof raw.proxyUrl === 'string' ? raw.proxyUrl.trim().replace(/\/+$/, '') : '';
   const token = typeof raw.proxyToken === 'string' ? raw.proxyToken.trim() : '';
-  if (!/^wss?:\/\/[^\s/]+/.test(url) || token.length === 0) return undefined;
+  if (proxyUrlProblem(url) || token.length === 0) return undefined;
   const name = typeof raw.browserName === 'string' && raw.browserName.trim() ? raw.browserName.trim() : defaultName;
   return { proxyUrl: url, proxyToken: token, browserName: name.slice(0, 256) };
 }

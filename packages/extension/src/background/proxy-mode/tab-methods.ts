@@ -1,6 +1,14 @@
 import type { Hub } from '@tabmcp/hub';
-import { ErrorCode, OpenTabResult, ProtocolError, type RemoteResult, validate } from '@tabmcp/protocol';
-import { tabInfoOf } from '../link-commands';
+import {
+  GETTABS_INLINE_TOOL_BYTES,
+  GETTABS_INLINE_TOTAL_BYTES,
+  OpenTabResult,
+  type RemoteResult,
+  type RemoteTabInfo,
+  type TabInfo,
+  validate,
+} from '@tabmcp/protocol';
+import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
@@ -25,16 +33,17 @@ type TabMethods = Pick<
 /** Tabs, navigation and page tools, with chrome.tabs and the hub (the local link's commands where they exist). */
 export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
   const tabResult = (tab: chrome.tabs.Tab): RemoteResult<'selectTab'> => {
-    const info = tabInfoOf(hub, tab);
+    const info = inlineOrCount(tabInfoOf(hub, tab), GETTABS_INLINE_TOOL_BYTES);
     return { tabId: info.id, url: info.url, title: info.title, tab: info };
   };
   return {
     createTab: async ({ url, active, waitForToolsMs }) => {
-      checkNavigable(url);
+      refuseUnsafeUrl(url);
       const raw = await localCommand(hub, { type: 'openTab', requestId: 'proxy', url, focus: active, waitForToolsMs });
       const opened = validate(OpenTabResult, raw, 'openTab result');
       if (!opened.ok) throw opened.error;
-      const { tab, toolsReady } = opened.value;
+      const { toolsReady } = opened.value;
+      const tab = inlineOrCount(opened.value.tab, GETTABS_INLINE_TOOL_BYTES);
       return { tabId: tab.id, url: tab.url, title: tab.title, tab, toolsReady };
     },
     getTabs: async ({ sinceVersion, waitMs }) => {
@@ -44,7 +53,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return {
         version,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab)),
+        tabs: withinInlineBudget(tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab))),
       };
     },
     selectTab: async ({ tabId }) => {
@@ -60,7 +69,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return { closed: true, tabId };
     },
     browser_navigate: async ({ tabId, url }) => {
-      checkNavigable(url);
+      refuseUnsafeUrl(url);
       return tabResult(await navigateAndWait(tabId, () => chrome.tabs.update(tabId, { url })));
     },
     goBack: async ({ tabId }) => tabResult(await navigateAndWait(tabId, () => chrome.tabs.goBack(tabId))),
@@ -81,19 +90,22 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
   };
 }
 
-const NAVIGABLE = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
+/** Tabs whose tools would make the answer big keep only a count; the MCP side fetches them per tab. */
+function withinInlineBudget(tabs: TabInfo[]): RemoteTabInfo[] {
+  let left = GETTABS_INLINE_TOTAL_BYTES;
+  return tabs.map((tab) => {
+    const trimmed = inlineOrCount(tab, Math.min(GETTABS_INLINE_TOOL_BYTES, left));
+    if (trimmed.tools) left -= toolBytes(trimmed.tools);
+    return trimmed;
+  });
+}
 
-/** The same rule as the local open_tab: no javascript: or extension URLs from a remote caller. */
-function checkNavigable(url: string): void {
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid URL "${url}": give an absolute URL.`);
-  }
-  if (!NAVIGABLE.has(protocol))
-    throw new ProtocolError(
-      ErrorCode.InvalidParams,
-      `Refusing to open "${url}": only ${[...NAVIGABLE].join(' ')} URLs.`,
-    );
+function inlineOrCount(tab: TabInfo, budget: number): RemoteTabInfo {
+  if (!tab.tools || toolBytes(tab.tools) <= budget) return tab;
+  const { tools, ...rest } = tab;
+  return { ...rest, toolsOmitted: true, toolCount: tools.length };
+}
+
+function toolBytes(tools: NonNullable<TabInfo['tools']>): number {
+  return new TextEncoder().encode(JSON.stringify(tools)).length;
 }

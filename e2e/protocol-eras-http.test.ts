@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { httpBearerToken } from '../packages/server/src/mcp/http-token';
+import { type Machine, newMachine } from './server-harness';
+import { serverBin } from './support/paths';
+import { waitFor } from './support/wait';
+
+type Mode = 'auto' | { pin: '2026-07-28' };
+
+/**
+ * `tabmcp --http` to 2.x clients. 2026-07-28 over HTTP is stateless, so modern clients share the
+ * `all` view: page tools under hub names, callable without focus (docs/mcp-eras.md).
+ */
+describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
+  let site: ExampleServer;
+  let machine: Machine;
+  let child: ChildProcess;
+  let url: string;
+  let stderr = '';
+  const clients: Client[] = [];
+
+  async function connect(mode: Mode, listen: boolean): Promise<{ client: Client; changes: () => number }> {
+    const client = new Client({ name: 'tabmcp-e2e-modern-http', version: '1.0.0' }, { versionNegotiation: { mode } });
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
+      changes += 1;
+    });
+    const authorization = `Bearer ${httpBearerToken(machine.token)}`;
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }),
+    );
+    clients.push(client);
+    if (listen) await client.listen({ toolsListChanged: true });
+    return { client, changes: () => changes };
+  }
+
+  const names = async (client: Client) =>
+    (await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((tool) => tool.name);
+  const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
+    (result as { content: Array<{ text?: string }> }).content.map((block) => block.text ?? '').join('\n');
+
+  before(async () => {
+    site = await startExampleServer();
+    machine = await newMachine();
+    child = spawn(
+      process.execPath,
+      [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
+      { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    url = await waitFor(() => /"event":"http.listening","url":"([^"]+)"/.exec(stderr)?.[1], 10_000, 'the HTTP port');
+  });
+
+  after(async () => {
+    for (const client of clients) await client.close().catch(() => {});
+    child?.kill('SIGTERM');
+    await new Promise((done) => child?.once('exit', done));
+    await site?.close();
+    machine?.close();
+  });
+
+  it('a pinned client opens a tab, hears the page tools on its listen stream and calls one by hub name', async () => {
+    const { client, changes } = await connect({ pin: '2026-07-28' }, true);
+    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+    await waitFor(
+      async () => (await client.callTool({ name: 'connect_browser', arguments: {} })).isError !== true,
+      20_000,
+      'the launched browser',
+    );
+    const before = changes();
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/farefinder/` } });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    await waitFor(async () => changes() > before, 10_000, 'list_changed on the listen stream');
+    const hubName = await waitFor(
+      async () => (await names(client)).find((name) => name.endsWith('_search_flights')),
+      10_000,
+      'the page tool under its hub name',
+    );
+    const found = await client.callTool({
+      name: hubName,
+      arguments: { from: 'SFO', to: 'NYC', departDate: '2024-01-19' },
+    });
+    assert.notEqual(found.isError, true, textOf(found));
+    assert.match(textOf(found), /\$520/);
+  });
+
+  it('an auto-mode client lands on 2026-07-28 and sees the same page tools', async () => {
+    const { client } = await connect('auto', true);
+    assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+    assert.ok((await names(client)).some((name) => name.endsWith('_search_flights')));
+  });
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/**
+ * Mutual authentication of the local browser link and of peers joining at /peer, keyed by the
+ * pairing token, which never crosses the wire. A process that squats the port first learns
+ * nothing (a nonce) and gets nothing done: the dialling side sends no state and runs no request
+ * before the listening side has proved it holds the token.
+ *
+ *   dialler  → listener  authHello     {nonce: Nc}
+ *   listener → dialler   authChallenge {nonce: Ns, proof: HMAC(token, "server|Nc|Ns")}
+ *   dialler verifies the proof (or hangs up), then
+ *   dialler  → listener  authProof     {proof: HMAC(token, "client|Nc|Ns")}
+ *   the listener verifies it (or hangs up); only then does the link carry anything else.
+ */
+export const LINK_AUTH_VERSION = 'tabmcp-link-auth-1';
+/** Whoever does not finish the exchange within this long is dropped. */
+export const LINK_AUTH_TIMEOUT_MS = 5_000;
+
+const Nonce = z.string().regex(/^[0-9a-f]{64}$/);
+const Proof = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const AuthHello = z.object({ type: z.literal('authHello'), nonce: Nonce });
+export const AuthChallenge = z.object({ type: z.literal('authChallenge'), nonce: Nonce, proof: Proof });
+export const AuthProof = z.object({ type: z.literal('authProof'), proof: Proof });
+
+export type LinkAuthRole = 'server' | 'client';
+
+/** What each side signs: role-bound, so a proof cannot be reflected back to its sender. */
+export function proofInput(role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
+  return `${LINK_AUTH_VERSION}|${role}|${clientNonce}|${serverNonce}`;
+}
+
+export function newNonce(): string {
+  return toHex(crypto.getRandomValues(new Uint8Array(32)));
+}
+
+/** HMAC-SHA256 with WebCrypto (MV3 worker and Node alike). */
+export async function linkProof(
+  token: string,
+  role: LinkAuthRole,
+  clientNonce: string,
+  serverNonce: string,
+): Promise<string> {
+  const encoder = new TextEncoder();
+  const key = await crypto.subtle.importKey('raw', encoder.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ]);
+  const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(proofInput(role, clientNonce, serverNonce)));
+  return toHex(new Uint8Array(signature));
+}
+
+/** Constant-time comparison of two hex proofs. */
+export function sameProof(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
+}
+
+function toHex(bytes: Uint8Array): string {
+  return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}

@@ -1,0 +1,49 @@
+// Issue 13 finding 14: when Redis dies, a call waiting on another instance fails at once, not after 120 s.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { ProxyServer } from '../src/index';
+import { attach, connectExtension, connectMcp, eventually, startTestProxy, tokenFor } from './helpers/fixtures';
+import { type RedisProcess, startRedis } from './helpers/processes';
+import type { TestSocket } from './helpers/test-socket';
+
+const HEARTBEAT_MS = 200;
+
+describe('cluster link lost', () => {
+  let redis: RedisProcess;
+  let b: ProxyServer;
+  let c: ProxyServer;
+  const sockets: TestSocket[] = [];
+
+  before(async () => {
+    redis = await startRedis();
+    // The default call time-out (120 s) stays: the error must come from the lost link, not from a timer.
+    b = await startTestProxy({ redisUrl: redis.url, instanceId: 'b', heartbeatMs: HEARTBEAT_MS });
+    c = await startTestProxy({ redisUrl: redis.url, instanceId: 'c', heartbeatMs: HEARTBEAT_MS });
+  });
+  after(async () => {
+    for (const socket of sockets) socket.terminate();
+    await Promise.all([b?.close(), c?.close()]);
+    await redis?.stop();
+  });
+
+  it('a call in flight to an extension on another instance gets "Cluster link lost" within seconds', async () => {
+    const token = await tokenFor('link-lost');
+    const extension = await connectExtension(c, token, 'Chrome on C'); // never answers
+    const client = await connectMcp(b, token);
+    sockets.push(extension.socket, client.socket);
+    await eventually(async () => {
+      const reply = await client.socket.request(1, 'list_extensions', {});
+      return (reply.result as { extensions: unknown[] }).extensions.length > 0 ? true : undefined;
+    });
+    await attach(client, extension.extensionId);
+    client.socket.send({ jsonrpc: '2.0', id: 2, method: 'getTabs', params: {} });
+    await extension.socket.nextMatching((frame) => frame.method === 'getTabs');
+
+    await redis.stop();
+    const reply = await client.socket.nextMatching((frame) => frame.id === 2, 10_000);
+    assert.equal((reply.error as { code: number }).code, -32000);
+    assert.match((reply.error as { message: string }).message, /^Cluster link lost/);
+    // The connection is kept: the link may come back.
+    await redis.start();
+  });
+});

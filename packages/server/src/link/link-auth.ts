@@ -1,0 +1,106 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  AuthChallenge,
+  AuthHello,
+  AuthProof,
+  LINK_AUTH_TIMEOUT_MS,
+  type LinkAuthRole,
+  parseMessage,
+  proofInput,
+} from '@tabmcp/protocol';
+import type WebSocket from 'ws';
+
+/** HMAC-SHA256 of protocol/link-auth's input, synchronous so no frame can slip in while it runs. */
+export function nodeLinkProof(token: string, role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
+  return createHmac('sha256', token)
+    .update(proofInput(role, clientNonce, serverNonce))
+    .digest('hex');
+}
+
+function equalHex(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+const AUTH_FRAME_BYTES = 1_024;
+
+/**
+ * The listening side of the exchange in protocol/link-auth.ts. Calls `accepted` once the dialler
+ * proved it holds the token (in the same tick as the proof, so its next frame finds the real
+ * handlers); closes the socket on anything else.
+ */
+export function authenticateDialler(
+  ws: WebSocket,
+  token: string,
+  accepted: () => void,
+  refused: (reason: string) => void,
+): void {
+  const serverNonce = randomBytes(32).toString('hex');
+  let clientNonce: string | undefined;
+  const fail = (reason: string) => {
+    clearTimeout(timer);
+    ws.off('message', onMessage);
+    ws.close(4001, 'authentication failed');
+    refused(reason);
+  };
+  const timer = setTimeout(() => fail('no authentication within 5 s'), LINK_AUTH_TIMEOUT_MS);
+  timer.unref();
+  const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
+    const text = isBinary ? '' : data.toString();
+    if (clientNonce === undefined) {
+      const hello = parseMessage(AuthHello, text, 'authentication hello', AUTH_FRAME_BYTES);
+      if (!hello.ok) return fail('the first frame was not authHello');
+      clientNonce = hello.value.nonce;
+      const proof = nodeLinkProof(token, 'server', clientNonce, serverNonce);
+      ws.send(JSON.stringify({ type: 'authChallenge', nonce: serverNonce, proof }));
+      return;
+    }
+    const answer = parseMessage(AuthProof, text, 'authentication proof', AUTH_FRAME_BYTES);
+    if (!answer.ok) return fail('the second frame was not authProof');
+    if (!equalHex(answer.value.proof, nodeLinkProof(token, 'client', clientNonce, serverNonce))) {
+      return fail('wrong pairing token');
+    }
+    clearTimeout(timer);
+    ws.off('message', onMessage);
+    accepted();
+  };
+  ws.on('message', onMessage);
+}
+
+/**
+ * The dialling side, for a peer tabmcp (and tests): resolves once the listener proved it holds
+ * the token and our own proof is sent; rejects, sending nothing more, when it cannot prove it.
+ */
+export function authenticateListener(ws: WebSocket, token: string): Promise<void> {
+  const clientNonce = randomBytes(32).toString('hex');
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => done(new Error('The listener did not authenticate within 5 s')),
+      LINK_AUTH_TIMEOUT_MS,
+    );
+    timer.unref();
+    const done = (error?: Error) => {
+      clearTimeout(timer);
+      ws.off('message', onMessage);
+      if (error) {
+        ws.close(4001, 'authentication failed');
+        reject(Object.assign(error, { kind: 'not-tabmcp' as const }));
+      } else resolve();
+    };
+    const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
+      const challenge = parseMessage(AuthChallenge, isBinary ? '' : data.toString(), 'challenge', AUTH_FRAME_BYTES);
+      if (!challenge.ok) return done(new Error('The process on this port does not speak the tabmcp link'));
+      const { nonce: serverNonce, proof } = challenge.value;
+      if (!equalHex(proof, nodeLinkProof(token, 'server', clientNonce, serverNonce))) {
+        return done(new Error('The process on this port does not hold the pairing token; nothing was sent to it'));
+      }
+      ws.send(JSON.stringify({ type: 'authProof', proof: nodeLinkProof(token, 'client', clientNonce, serverNonce) }));
+      done();
+    };
+    ws.on('message', onMessage);
+    const hello = () => ws.send(JSON.stringify({ type: 'authHello', nonce: clientNonce }));
+    if (ws.readyState === ws.OPEN) hello();
+    else ws.once('open', hello);
+  });
+}

@@ -1,0 +1,112 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  createMcpHandler,
+  InMemoryServerEventBus,
+  type McpHttpHandler,
+  type ServerEvent,
+} from '@modelcontextprotocol/server';
+import type { McpView } from '../views/mcp-view';
+import { createMcpServer } from './serve-mcp';
+
+/**
+ * Protocol revision 2026-07-28 over HTTP is stateless: every request is served by a fresh server
+ * instance and no session holds a client's focus. So all modern HTTP clients share one view, the
+ * `all` view: every tab's tools under hub names (`tab<id>_<tool>`), callable without focusing,
+ * beside the core tools. Its tool-list changes go to every open `subscriptions/listen` stream.
+ * The view is made on the first modern request, so an HTTP server no modern client talks to
+ * holds no extra link endpoint.
+ */
+export class ModernHttpLeg {
+  #handler: McpHttpHandler | undefined;
+  #view: McpView | undefined;
+
+  constructor(
+    private readonly newView: () => McpView,
+    private readonly options: {
+      fallbackTools?: boolean;
+      log: (event: string, details?: Record<string, unknown>) => void;
+    },
+  ) {}
+
+  async handle(request: IncomingMessage, response: ServerResponse, body: unknown, url: string): Promise<void> {
+    const handler = this.#ensure();
+    const abort = new AbortController();
+    response.on('close', () => abort.abort());
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
+      else if (Array.isArray(value)) headers.set(name, value.join(', '));
+    }
+    const webRequest = new Request(url, {
+      method: request.method ?? 'POST',
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: abort.signal,
+    });
+    const answer = await handler.fetch(webRequest, { parsedBody: body });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      out[name] = value;
+    });
+    response.writeHead(answer.status, out);
+    if (!answer.body) {
+      response.end();
+      return;
+    }
+    try {
+      for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+        if (!response.write(chunk)) await new Promise((resolve) => response.once('drain', resolve));
+      }
+    } catch {
+      // The client went away mid-stream; the SDK sees the abort and closes its side.
+    }
+    response.end();
+  }
+
+  async close(): Promise<void> {
+    await this.#handler?.close();
+  }
+
+  #ensure(): McpHttpHandler {
+    if (this.#handler) return this.#handler;
+    const view = this.newView();
+    this.#view = view;
+    const bus = new ListenerCountingBus((count) => this.#onListeners(count));
+    const handler = createMcpHandler(() => createMcpServer(view, { announceChanges: false }), {
+      legacy: 'reject',
+      bus,
+      onerror: (error) => this.options.log('mcp.http-modern-error', { message: error.message }),
+    });
+    view.ontoolschanged = () => handler.notify.toolsChanged();
+    this.#handler = handler;
+    this.#onListeners(0);
+    return handler;
+  }
+
+  /** No listen stream open: nobody would hear of new page tools, so the stable fallback tools show. */
+  #onListeners(count: number): void {
+    if (!this.options.fallbackTools) this.#view?.setAutoFallback?.(count === 0);
+  }
+}
+
+/** The SDK's in-memory bus, also counting open listen streams. */
+class ListenerCountingBus extends InMemoryServerEventBus {
+  #count = 0;
+  constructor(private readonly onchange: (count: number) => void) {
+    super();
+  }
+
+  override subscribe(listener: (event: ServerEvent) => void): () => void {
+    const unsubscribe = super.subscribe(listener);
+    this.#count += 1;
+    this.onchange(this.#count);
+    let done = false;
+    return () => {
+      unsubscribe();
+      if (done) return;
+      done = true;
+      this.#count -= 1;
+      this.onchange(this.#count);
+    };
+  }
+}

@@ -1,0 +1,43 @@
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { McpView } from '../views/mcp-view';
+import { createMcpServer } from './serve-mcp';
+import { LineStdioServerTransport } from './stdio-transport';
+import { ToolSubscriptions } from './tool-subscriptions';
+
+export interface StdioServeOptions {
+  log: (event: string, details?: Record<string, unknown>) => void;
+  /** `--fallback-tools`: always on, whatever the era. */
+  fallbackTools?: boolean;
+  /** The connection ended (stdout broke, or the transport was closed). */
+  onclose?: () => void;
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+}
+
+/**
+ * MCP over stdio in both protocol eras: the SDK's `serveStdio` reads the opening message
+ * (`initialize` for 2025-11-25 and older, `server/discover` or an enveloped request for
+ * 2026-07-28) and pins one instance from the factory for the connection. The factory only wraps
+ * the existing view, so the probe instance the SDK builds and discards starts nothing.
+ */
+export function serveStdioBothEras(view: McpView, options: StdioServeOptions): { close(): Promise<void> } {
+  const transport = new LineStdioServerTransport(options.stdin, options.stdout);
+  const subscriptions = new ToolSubscriptions((fallback) => {
+    if (options.fallbackTools) return;
+    options.log('mcp.auto-fallback', { fallback });
+    view.setAutoFallback?.(fallback);
+  });
+  transport.oninbound = (message) => subscriptions.observe(message);
+  transport.onended = options.onclose;
+  const handle = serveStdio(
+    ({ era }) => {
+      subscriptions.pinned(era);
+      return createMcpServer(view);
+    },
+    {
+      transport,
+      onerror: (error) => options.log('mcp.error', { message: error.message }),
+    },
+  );
+  return handle;
+}

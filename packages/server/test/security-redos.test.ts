@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ServerRequest, Tool } from '@tabmcp/protocol';
+import { BrowserSession } from '../src/core/session';
+import { AllView } from '../src/views/all-view';
+import { FakeBrowser } from './fake-connection';
+
+/**
+ * Issue 13, finding 5: a page-written `pattern` must not run in tabmcp. This one backtracks
+ * exponentially: on 35 characters that end in a non-word character it held the process (every
+ * session and peer on it) for more than two minutes. Run before the fix, this file never finishes.
+ */
+const CATASTROPHIC = { type: 'object' as const, properties: { q: { type: 'string', pattern: '^(\\w+\\s?)*$' } } };
+const EVIL_INPUT = `${'a'.repeat(34)}!`;
+
+class HubBrowser extends FakeBrowser {
+  hubTools: Tool[] = [];
+  hubCalls: Array<{ name: string; args: unknown }> = [];
+  async requestValue(message: ServerRequest): Promise<unknown> {
+    if (message.type === 'listHubTools') {
+      return {
+        tools: this.hubTools,
+        capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
+      };
+    }
+    if (message.type === 'callHubTool') {
+      this.hubCalls.push({ name: message.name, args: message.args });
+      return { content: [{ type: 'text', text: 'the page checked its own pattern' }] };
+    }
+    throw new Error(`unexpected ${message.type}`);
+  }
+}
+
+describe('security: page regexes never run in tabmcp (finding 5)', () => {
+  it('a focused page tool with a catastrophic pattern: the call goes to the page, which checks it', async () => {
+    const browser = new FakeBrowser();
+    browser.tabs.set(3, {
+      id: 3,
+      title: 'Evil',
+      url: 'http://evil.test/',
+      active: true,
+      tools: [{ name: 'search', inputSchema: CATASTROPHIC }],
+    });
+    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+    await session.callTool('connect_browser', {});
+    await session.callTool('focus_tab', { tabId: 3 });
+    const result = await session.callTool('search', { q: EVIL_INPUT });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.deepEqual(
+      browser.calls.map((call) => call.args),
+      [{ q: EVIL_INPUT }],
+    );
+  });
+
+  it('the rest of the schema is still checked', async () => {
+    const browser = new FakeBrowser();
+    browser.tabs.set(3, {
+      id: 3,
+      title: 'Evil',
+      url: 'http://evil.test/',
+      active: true,
+      tools: [{ name: 'search', inputSchema: { ...CATASTROPHIC, required: ['q'] } }],
+    });
+    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+    await session.callTool('connect_browser', {});
+    await session.callTool('focus_tab', { tabId: 3 });
+    const result = await session.callTool('search', { q: 42 });
+    assert.equal(result.isError, true);
+    assert.deepEqual(browser.calls, []);
+  });
+
+  it('a hub tool with a catastrophic pattern in the all view', async () => {
+    const browser = new HubBrowser();
+    const name = 'website_tool_evil_test_tab1_search';
+    browser.hubTools = [{ name, inputSchema: CATASTROPHIC }];
+    browser.tabs.set(3, { id: 3, title: 'Evil', url: 'http://evil.test/', active: true, tools: [] });
+    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+    const view = new AllView(session, browser);
+    await view.callTool('connect_browser', {});
+    await new Promise((done) => setImmediate(done));
+    const result = await view.callTool(name, { q: EVIL_INPUT });
+    assert.notEqual(result.isError, true, JSON.stringify(result));
+    assert.deepEqual(browser.hubCalls, [{ name, args: { q: EVIL_INPUT } }]);
+  });
+});
