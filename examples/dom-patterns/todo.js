@@ -29,7 +29,8 @@ function render() {
   for (const todo of shown) {
     const li = document.createElement('li');
     li.className = todo.completed ? 'completed' : '';
-    li.innerHTML = '<div class="view"><input class="toggle" type="checkbox"><label></label><button class="destroy">×</button></div><input class="edit">';
+    li.innerHTML =
+      '<div class="view"><input class="toggle" type="checkbox"><label></label><button class="destroy">×</button></div><input class="edit">';
     li.querySelector('label').textContent = todo.title;
     const toggle = li.querySelector('.toggle');
     toggle.checked = todo.completed;

@@ -95,7 +95,8 @@ function main(): void {
       if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
       else dom.stop();
     },
-    () => updates.schedule(),
+    // Already debounced by the DOM source, and awaited after its own actions: sent at once.
+    () => publish('browser/updateTools').catch(reportError),
     reportError,
   );
 

@@ -56,7 +56,10 @@ export async function actOn(
   const problem = refusal(element, action, args, who, onHover);
   if (problem) return errorResult(problem);
   const value = typeof args.value === 'string' ? args.value : '';
-  const named = describeElement(element);
+  // An item's control is named by its item ("checkbox of item 0 (\"Buy milk\")"); a handle's by itself.
+  const named = label.startsWith('Item ')
+    ? `${describeElement(element)} of ${label.replace(/^Item/, 'item')}`
+    : describeElement(element);
   switch (action) {
     case 'click':
       return context.perform(`clicked ${named}`, () => click(element));

@@ -69,6 +69,10 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
     (controls, index) => controls.length > 0 && !onlyItsOwnCaption(current[index], controls),
   );
   if (acting.length === 0 || acting.length < current.length * 0.6) return undefined;
+  // A group of radio buttons is one control (a choice), not a list of items.
+  const all = withControls.flat();
+  if (all.every((control) => control.element instanceof HTMLInputElement && control.element.type === 'radio'))
+    return undefined;
   if (!isList) {
     // Generic boxes repeat only when their controls have the same shape (two unlike sections do not).
     const shapes = new Map<string, number>();

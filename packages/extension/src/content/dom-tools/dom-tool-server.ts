@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
+import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
 import { type DomTool, errorResult, jsonResult, type ToolContext } from './dom-tool';
@@ -38,6 +39,8 @@ export class DomToolServer {
   #tools: DomTool[] = [];
   #collections: Array<{ tool: string; collection: Collection }> = [];
   #signature = '';
+  /** Publishes a changed tool list; set by observe(). */
+  #announce: (() => Promise<void>) | undefined;
 
   constructor(doc: Document, options: { reading?: boolean; reserved?: string[] } = {}) {
     this.#doc = doc;
@@ -99,6 +102,7 @@ export class DomToolServer {
     return [
       ...forms,
       ...fieldTools(doc, names, context, inItem),
+      ...choiceTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       ...listTools,
       ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       contentTool('get_page_content', context),
@@ -159,7 +163,8 @@ export class DomToolServer {
     if (observed.messages.length) result.messages = observed.messages;
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = observed.title;
-    this.refresh();
+    // Published before the result is answered: the agent's next call may use a tool this action made.
+    if (this.refresh()) await this.#announce?.();
     const countsAfter = this.#counts();
     const counts = Object.fromEntries(
       [...new Set([...countsBefore.keys(), ...countsAfter.keys()])]
@@ -182,14 +187,18 @@ export class DomToolServer {
     );
   }
 
-  /** Re-derives the tools after the page changes, at most once per `debounceMs`, and reports real changes. */
-  observe(debounceMs: number, onchange: () => void): () => void {
+  /**
+   * Re-derives the tools after the page changes, at most once per `debounceMs`, and publishes real
+   * changes with `announce` (also right after an action of ours, before its result is answered).
+   */
+  observe(debounceMs: number, announce: () => Promise<void>): () => void {
+    this.#announce = announce;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new MutationObserver(() => {
       if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
-        if (this.refresh()) onchange();
+        if (this.refresh()) void announce();
       }, debounceMs);
     });
     observer.observe(this.#doc.documentElement, {
@@ -211,6 +220,7 @@ export class DomToolServer {
       ],
     });
     return () => {
+      this.#announce = undefined;
       observer.disconnect();
       clearTimeout(timer);
     };

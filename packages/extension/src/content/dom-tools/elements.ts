@@ -122,7 +122,8 @@ export function flagsOf(element: Element, onHover: boolean): string[] {
   const flags: string[] = [];
   if (isDisabled(element)) flags.push('disabled');
   if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');
-  if (element.matches(':read-only') && (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement))
+  // Checkboxes and buttons match :read-only too; only a text field can be read-only to a person.
+  if (element.matches(':read-only') && (roleOf(element) === 'textbox' || element instanceof HTMLTextAreaElement))
     flags.push('readonly');
   if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
   if (element.getAttribute('aria-selected') === 'true') flags.push('selected');

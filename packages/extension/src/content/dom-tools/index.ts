@@ -25,7 +25,7 @@ export function scheduleDomTools(
   delayMs: number,
   channels: string[],
   onstart: (source: DomToolSource) => void,
-  onchange: () => void,
+  announce: () => Promise<void>,
   report: (error: unknown) => void,
 ): ScheduledDomTools {
   const onMessage = (event: MessageEvent) => {
@@ -40,7 +40,7 @@ export function scheduleDomTools(
     window.removeEventListener('message', onMessage);
     try {
       const server = new DomToolServer(document);
-      const stopObserving = server.observe(REFRESH_DEBOUNCE_MS, onchange);
+      const stopObserving = server.observe(REFRESH_DEBOUNCE_MS, announce);
       onstart({ server, stop: stopObserving });
     } catch (error) {
       report(error);

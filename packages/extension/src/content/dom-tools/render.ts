@@ -63,11 +63,18 @@ export function renderInline(root: Element, context: RenderContext): string {
 }
 
 export function tidy(text: string): string {
-  return text
+  const lines = text
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n */g, '\n')
+    // A list item whose content starts with a block: keep the bullet on the content's line.
+    .replace(/\n-\n+/g, '\n- ')
     .replace(/\n{3,}/g, '\n\n')
-    .trim();
+    .trim()
+    .split('\n');
+  // Items of one list stay on consecutive lines.
+  return lines
+    .filter((line, index) => line !== '' || !(lines[index - 1]?.startsWith('- ') && lines[index + 1]?.startsWith('- ')))
+    .join('\n');
 }
 
 class Walker {

@@ -1,4 +1,4 @@
-import { type RenderContext, renderMarkdown, tidy } from './render';
+import { type RenderContext, renderMarkdown } from './render';
 import { clean, isVisible } from './text';
 
 const QUIET_MS = 150;
@@ -30,9 +30,7 @@ export async function actAndObserve(
 ): Promise<Observed> {
   const doc = document;
   const root = doc.body ?? doc.documentElement;
-  const before = { url: location.href, title: doc.title };
-  const added: Node[] = [];
-  const removed: string[] = [];
+  const before = { url: location.href, title: doc.title, lines: pageLines(root, context) };
   const touched: Node[] = [];
   let navigating = false;
   let quietTimer: ReturnType<typeof setTimeout> | undefined;
@@ -43,14 +41,7 @@ export async function actAndObserve(
   const observer = new MutationObserver((records) => {
     for (const record of records) {
       touched.push(record.target);
-      if (record.type === 'characterData') added.push(record.target);
-      else {
-        for (const node of record.addedNodes) added.push(node);
-        for (const node of record.removedNodes) {
-          const text = clean(node.textContent, MAX_REMOVED_CHARS);
-          if (text) removed.push(text);
-        }
-      }
+      for (const node of record.addedNodes) touched.push(node);
     }
     clearTimeout(quietTimer);
     quietTimer = setTimeout(finish, QUIET_MS);
@@ -77,11 +68,20 @@ export async function actAndObserve(
     clearTimeout(cap);
   }
   if (navigating) return { changes: '', removed: '', messages: [], navigating };
-  const changes = describeAdded(added, context);
+  const { added, removed } = lineDiff(before.lines, pageLines(root, context));
+  const messages = messagesAmong(touched);
+  // A line whose elements are still there changed state: its new form in `changes` says it all.
+  const stillThere = new Set(added.map(handlesOf).filter(Boolean));
   const observed: Observed = {
-    changes,
-    removed: describeRemoved(removed, changes),
-    messages: messagesAmong([...touched, ...added]),
+    changes: capped(
+      added.filter((line) => !messages.includes(line)),
+      MAX_CHANGE_CHARS,
+    ),
+    removed: capped(
+      removed.filter((line) => !stillThere.has(handlesOf(line))),
+      MAX_REMOVED_CHARS,
+    ),
+    messages,
     navigating: false,
   };
   if (location.href !== before.url) observed.url = location.href;
@@ -89,34 +89,47 @@ export async function actAndObserve(
   return observed;
 }
 
-function describeAdded(nodes: Node[], context: RenderContext): string {
-  const elements = new Set<Element>();
-  for (const node of nodes) {
-    if (!node.isConnected) continue;
-    const element = node instanceof Element ? node : widen(node.parentElement);
-    if (element && isVisible(element)) elements.add(element);
+/** The page as get_page_content reads it, one line per block. */
+function pageLines(root: Element, context: RenderContext): string[] {
+  return renderMarkdown(root, context)
+    .split('\n')
+    .filter((line) => line.trim() !== '');
+}
+
+function handlesOf(line: string): string {
+  return (line.match(/ [a-z]\d+\]/g) ?? []).join('');
+}
+
+/** A re-rendered element gets a new handle: lines are compared without their handles. */
+const withoutHandles = (line: string) => line.replace(/ [a-z]\d+\]/g, ']');
+
+/**
+ * The lines an action added and removed, compared as multisets: a list that a framework rebuilt
+ * whole reads as the one row that changed, not as the whole list again.
+ */
+function lineDiff(before: string[], after: string[]): { added: string[]; removed: string[] } {
+  const left = new Map<string, number>();
+  for (const line of before) left.set(withoutHandles(line), (left.get(withoutHandles(line)) ?? 0) + 1);
+  const added: string[] = [];
+  for (const line of after) {
+    const key = withoutHandles(line);
+    const count = left.get(key) ?? 0;
+    if (count > 0) left.set(key, count - 1);
+    else added.push(line);
   }
-  const roots = [...elements].filter(
-    (element) => ![...elements].some((other) => other !== element && other.contains(element)),
-  );
-  const texts = roots.map((element) => renderMarkdown(element, context)).filter(Boolean);
-  const joined = tidy([...new Set(texts)].join('\n'));
-  return joined.length > MAX_CHANGE_CHARS ? `${joined.slice(0, MAX_CHANGE_CHARS - 1)}…` : joined;
+  const removed = before.filter((line) => {
+    const key = withoutHandles(line);
+    const count = left.get(key) ?? 0;
+    if (count === 0) return false;
+    left.set(key, count - 1);
+    return true;
+  });
+  return { added, removed };
 }
 
-/** A changed text node says little on its own ("1"): report the sentence around it ("1 item left"). */
-function widen(element: Element | null): Element | null {
-  let current = element;
-  while (current?.parentElement && clean(current.textContent).length < 12 && current.parentElement !== document.body)
-    current = current.parentElement;
-  return current;
-}
-
-/** Removed text that came back in the same action is a re-render, not a removal. */
-function describeRemoved(texts: string[], added: string): string {
-  const flat = clean(added, 100_000);
-  const gone = [...new Set(texts)].filter((text) => !flat.includes(text));
-  return clean(gone.join(' · '), MAX_REMOVED_CHARS);
+function capped(lines: string[], max: number): string {
+  const joined = lines.join('\n');
+  return joined.length > max ? `${joined.slice(0, max - 1)}…` : joined;
 }
 
 /** Alerts, status lines and live regions the action touched, as they read now. */

@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import type { ExampleServer } from '../examples/serve';
+import { textOf, waitFor } from './harness';
+import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
+
+type Done = { done: string; changes?: string; removed?: string; messages?: string[]; counts?: Record<string, string> };
+
+/**
+ * DOM-derived tools finish ordinary tasks on pages that publish nothing (issue 10). Each task is
+ * driven through tabmcp by the official MCP SDK client and checked on the page itself over CDP,
+ * never from the tool's own answer.
+ */
+describe('DOM-derived tools: the patterns of real apps', () => {
+  let scene: LaunchedScene;
+  let site: ExampleServer;
+  let agent: Agent;
+  let browser: Browser;
+
+  before(async () => {
+    scene = await startLaunchedScene();
+    ({ site, agent, browser } = scene);
+  });
+
+  after(() => scene?.close());
+
+  let opened = 0;
+  // Each test opens its own tab; a query string tells it apart from earlier tabs of the same page.
+  const open = async (path: string): Promise<Page> => {
+    const url = `${path}?tab=${++opened}`;
+    await agent.json('open_tab', { url: `${site.url}${url}` });
+    return pageWithUrl(browser, url);
+  };
+  const toolNamed = async (name: string) =>
+    waitFor(async () => (await agent.toolNames()).includes(name) || undefined, 10_000, `the ${name} tool`);
+
+  it('a todo list with no <form>: add on Enter (keyCode 13), tick a row, delete it by its hover-only button', async () => {
+    const page = await open('/dom-patterns/todo.html');
+    await toolNamed('fill_what_needs_to_be_done');
+    const added = await agent.json<Done>('fill_what_needs_to_be_done', { value: 'Buy milk', submit: true });
+    assert.match(added.changes ?? '', /Buy milk/);
+    await agent.json('fill_what_needs_to_be_done', { value: 'Walk the dog', submit: true });
+    await agent.json('fill_what_needs_to_be_done', { value: 'Water plants', submit: true });
+    const titles = () => page.$$eval('.todo-list label', (labels) => labels.map((label) => label.textContent));
+    assert.deepEqual(await titles(), ['Buy milk', 'Walk the dog', 'Water plants']);
+
+    // The collection tool is listed before the answer that made it possible reached the agent.
+    assert.ok((await agent.toolNames()).includes('todo_list_item'));
+    await agent.json('todo_list_item', { item: 'walk the dog', action: 'check' });
+    assert.deepEqual(
+      await page.$$eval('.todo-list .toggle', (boxes) => boxes.map((box) => (box as HTMLInputElement).checked)),
+      [false, true, false],
+    );
+    assert.equal((await page.textContent('.todo-count'))?.trim(), '2 items left');
+
+    const deleted = await agent.json<Done>('todo_list_item', { item: 2, action: 'click "×"' });
+    assert.match(deleted.removed ?? '', /Water plants/);
+    assert.deepEqual(await titles(), ['Buy milk', 'Walk the dog']);
+
+    // The page reads as a person sees it: every landmark, word boundaries, state, no hidden text.
+    const content = textOf(await agent.call('get_page_content'));
+    assert.match(content, /\[checkbox ☑ [a-z]\d+\] Walk the dog/);
+    assert.match(content, /1 item left/);
+    assert.match(content, /\[link "Completed" [a-z]\d+\]\(#\/completed\)/);
+    assert.doesNotMatch(content, /hidden and must not be read/);
+  });
+
+  it('every kind of control outside a form, each saved by the page on input or change', async () => {
+    const page = await open('/dom-patterns/controls.html');
+    await toolNamed('select_language');
+    await agent.json('fill_display_name', { value: 'Ada' });
+    await agent.json('select_language', { value: 'Deutsch' });
+    await agent.json('choose_theme', { value: 'Dark' });
+    await agent.json('set_weekly_newsletter', { checked: true });
+    const sounds = await agent.json<Done>('set_sounds', { checked: true });
+    assert.deepEqual(sounds.messages, ['Saved sounds']);
+    await agent.json('fill_about_you', { value: 'Tea.\nMostly green.' });
+    await agent.json('fill_status_message', { value: 'Gone fishing' });
+    const state = JSON.parse((await page.getAttribute('body', 'data-state')) ?? '{}');
+    assert.deepEqual(state, {
+      displayName: 'Ada',
+      language: 'de',
+      theme: 'dark',
+      newsletter: true,
+      sounds: true,
+      bio: 'Tea.\nMostly green.',
+      status: 'Gone fishing',
+    });
+
+    const content = textOf(await agent.call('get_page_content'));
+    assert.match(content, /^# Settings$/m, 'the <header> landmark is read, not only <main>');
+    assert.match(content, /## Profile/, 'source case, not the CSS upper-casing');
+    assert.match(content, /\[combobox = "Deutsch" \(options: English, Français, Deutsch\) [a-z]\d+\]/);
+    assert.match(content, /\[switch ☑ "Sounds" [a-z]\d+\]/);
+    assert.match(content, /\[button "Delete account" \(disabled\) [a-z]\d+\]/);
+    assert.doesNotMatch(content, /Hidden section|must not be read/);
+  });
+
+  it('a collection addressed by text and index: repeated texts are refused, never guessed', async () => {
+    const page = await open('/dom-patterns/results.html');
+    await toolNamed('results_item');
+    const twice = await agent.call('results_item', { item: 'Blue mug', action: 'click "Add to basket"' });
+    assert.equal(twice.isError, true);
+    assert.match(textOf(twice), /2 items match "Blue mug" \(0, 2\)\. Give the index instead\./);
+    assert.equal(await page.getAttribute('body', 'data-basket'), null, 'nothing was added');
+
+    const outOfRange = await agent.call('results_item', { item: 9, action: 'click "Add to basket"' });
+    assert.match(textOf(outOfRange), /Item 9 is out of range: results has 4 items \(0–3\)/);
+    const nothing = await agent.call('results_item', { item: 'teapot', action: 'read' });
+    assert.match(textOf(nothing), /No item of results matches "teapot"\. Items: "Blue mug/);
+
+    const picked = await agent.json<Done>('results_item', { item: 2, action: 'click "Add to basket"' });
+    assert.match(picked.changes ?? '', /Blue mug \| Kiln House/);
+    assert.deepEqual(picked.messages, ['1 in basket, $14']);
+    await agent.json('results_item', { item: 'travel', action: 'click "Add to basket"' });
+    assert.equal(await page.getAttribute('body', 'data-basket'), 'a3,a4');
+
+    await toolNamed('basket_item');
+    await agent.json('basket_item', { item: 'Travel mug', action: 'click "Remove"' });
+    assert.equal(await page.getAttribute('body', 'data-basket'), 'a3');
+
+    await agent.json('fill_search_products', { value: 'red' });
+    assert.deepEqual(await page.$$eval('.card h3', (titles) => titles.map((title) => title.textContent)), ['Red mug']);
+  });
+
+  it('act: a stale, hidden, disabled or unknown handle is refused with what to call next', async () => {
+    const page = await open('/dom-patterns/todo.html');
+    await toolNamed('fill_what_needs_to_be_done');
+    await agent.json('fill_what_needs_to_be_done', { value: 'Buy milk', submit: true });
+    const content = textOf(await agent.call('get_page_content'));
+    const box = /\[checkbox ☐ ([a-z]\d+)\] Buy milk/.exec(content)?.[1];
+    const clear = /\[button "Clear completed" ([a-z]\d+)\]/.exec(content)?.[1];
+    assert.ok(box && clear, content);
+
+    // The row is rebuilt on every change: the checkbox the agent read is gone.
+    await agent.json('act', { handle: box, action: 'check' });
+    const stale = await agent.call('act', { handle: box, action: 'uncheck' });
+    assert.equal(stale.isError, true);
+    assert.match(
+      textOf(stale),
+      new RegExp(`Element ${box} \\(checkbox\\) is no longer on the page\\. Call get_page_content`),
+    );
+    assert.equal(await page.$eval('.toggle', (toggle) => (toggle as HTMLInputElement).checked), true);
+
+    const unknown = await agent.call('act', { handle: `${box[0]}999`, action: 'click' });
+    assert.match(textOf(unknown), /No element [a-z]999 on this page\. Handles come from get_page_content/);
+    const wrongKind = await agent.call('act', { handle: clear, action: 'check' });
+    assert.match(
+      textOf(wrongKind),
+      /check needs a checkbox, radio or switch; [a-z]\d+ \(button "Clear completed"\) is a button\. Use click\./,
+    );
+
+    const settings = await open('/dom-patterns/controls.html');
+    await toolNamed('select_language');
+    const read = textOf(await agent.call('get_page_content'));
+    const remove = /\[button "Delete account" \(disabled\) ([a-z]\d+)\]/.exec(read)?.[1];
+    const name = /Display name \[textbox = "" ([a-z]\d+)\]/.exec(read)?.[1];
+    assert.ok(remove && name, read);
+    const disabled = await agent.call('act', { handle: remove, action: 'click' });
+    assert.match(textOf(disabled), /is disabled/);
+    await settings.evaluate(() => {
+      (document.getElementById('display-name') as HTMLElement).style.display = 'none';
+    });
+    const hidden = await agent.call('act', { handle: name, action: 'fill', value: 'Eve' });
+    assert.match(textOf(hidden), /is hidden now\. Call get_page_content/);
+    assert.equal(await settings.inputValue('#display-name'), '', 'no action on a hidden field');
+  });
+
+  it("a page tool that navigates: the next page's own tool stands beside the reading tools", async () => {
+    await open('/dom-patterns/checkout.html');
+    await toolNamed('place_order');
+    const placed = await agent.call('place_order');
+    assert.notEqual(placed.isError, true, textOf(placed));
+    const orders = await pageWithUrl(browser, '/dom-patterns/orders.html');
+    await toolNamed('pay_order');
+    const names = await agent.toolNames();
+    assert.ok(names.includes('get_page_content') && names.includes('open_link'), names.join(', '));
+
+    // The agent reads which order waits for payment, then pays it with the page's own tool.
+    const content = textOf(await agent.call('get_page_content'));
+    const waiting = /Order (A-\d+): [^\n]*awaiting payment/.exec(content)?.[1];
+    assert.equal(waiting, 'A-1002', content);
+    const paid = await agent.call('pay_order', { orderId: waiting });
+    assert.notEqual(paid.isError, true, textOf(paid));
+    assert.match((await orders.textContent('#orders')) ?? '', /A-1002: 1 × Blue mug, paid/);
+  });
+});

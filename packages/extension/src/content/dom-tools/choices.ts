@@ -1,0 +1,122 @@
+import type { Tool } from '@tabmcp/protocol';
+import { actOn } from './act';
+import { type DomTool, errorResult, type ToolContext } from './dom-tool';
+import { isDisabled, roleOf } from './elements';
+import { clean, isVisible, labelOf, type NameRegistry, quoted, slug } from './text';
+
+const MAX_CHOICE_TOOLS = 8;
+const MAX_OPTIONS = 30;
+const CHECKABLES = 'input[type=checkbox], [role=checkbox], [role=switch]';
+
+/**
+ * The choices that no form tool covers (a settings panel saves each control on its own):
+ * `select_<label> {value}` for a <select>, `set_<label> {checked}` for a checkbox or switch and
+ * `choose_<group> {value}` for a group of radio buttons, each with its options as an enum.
+ */
+export function choiceTools(
+  doc: Document,
+  names: NameRegistry,
+  context: ToolContext,
+  covered: (element: Element) => boolean,
+): DomTool[] {
+  const tools: DomTool[] = [];
+  const usable = (element: Element) => !isDisabled(element) && !covered(element);
+  for (const select of doc.querySelectorAll('select')) {
+    if (tools.length >= MAX_CHOICE_TOOLS) return tools;
+    if (!select.multiple && isVisible(select) && usable(select)) tools.push(selectTool(select, names, context));
+  }
+  for (const box of doc.querySelectorAll(CHECKABLES)) {
+    if (tools.length >= MAX_CHOICE_TOOLS) return tools;
+    if (usable(box) && (isVisible(box) || isVisible(box.closest('label') ?? box)))
+      tools.push(checkTool(box, names, context));
+  }
+  const groups = new Map<string, HTMLInputElement[]>();
+  for (const radio of doc.querySelectorAll<HTMLInputElement>('input[type=radio][name]')) {
+    if (!usable(radio) || !(isVisible(radio) || isVisible(radio.closest('label') ?? radio))) continue;
+    const key = `${radio.form ? [...doc.forms].indexOf(radio.form) : -1}|${radio.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), radio]);
+  }
+  for (const radios of groups.values()) {
+    if (tools.length >= MAX_CHOICE_TOOLS) return tools;
+    if (radios.length >= 2) tools.push(radioTool(radios, names, context));
+  }
+  return tools;
+}
+
+function optionText(option: HTMLOptionElement): string {
+  return clean(option.label || option.text, 60);
+}
+
+function selectTool(select: HTMLSelectElement, names: NameRegistry, context: ToolContext): DomTool {
+  const label = labelOf(select) || select.name || select.id;
+  const options = [...select.options].filter((option) => !option.disabled).slice(0, MAX_OPTIONS);
+  const tool: Tool = {
+    name: names.claim(`select_${slug(label, 40) || 'option'}`),
+    description: clean(`Choose an option of "${label || 'the list'}" (it is applied at once, as a person would).`, 300),
+    inputSchema: {
+      type: 'object',
+      properties: { value: { type: 'string', enum: [...new Set(options.map(optionText))] } },
+      required: ['value'],
+      additionalProperties: false,
+    },
+    annotations: { title: label || 'select' },
+  };
+  return {
+    tool,
+    isLive: () => select.isConnected,
+    run: (args) => actOn(select, 'select', { value: args.value }, context, context.handles.of(select)),
+  };
+}
+
+function checkTool(box: Element, names: NameRegistry, context: ToolContext): DomTool {
+  const label = labelOf(box) || box.getAttribute('name') || box.id;
+  const kind = roleOf(box) === 'switch' ? 'switch' : 'checkbox';
+  const tool: Tool = {
+    name: names.claim(`set_${slug(label, 40) || kind}`),
+    description: clean(`Turn the ${kind} "${label || kind}" on (checked: true) or off (checked: false).`, 300),
+    inputSchema: {
+      type: 'object',
+      properties: { checked: { type: 'boolean' } },
+      required: ['checked'],
+      additionalProperties: false,
+    },
+    annotations: { title: label || kind },
+  };
+  return {
+    tool,
+    isLive: () => box.isConnected,
+    run: (args) => actOn(box, args.checked === false ? 'uncheck' : 'check', {}, context, context.handles.of(box)),
+  };
+}
+
+function radioTool(radios: HTMLInputElement[], names: NameRegistry, context: ToolContext): DomTool {
+  const first = radios[0] as HTMLInputElement;
+  const legend = first.closest('fieldset')?.querySelector(':scope > legend')?.textContent;
+  const label = clean(legend, 60) || first.name;
+  const choiceOf = (radio: HTMLInputElement) => labelOf(radio) || radio.value;
+  const choices = radios.map(choiceOf);
+  const tool: Tool = {
+    name: names.claim(`choose_${slug(label, 40) || 'option'}`),
+    description: clean(`Pick one of the choices of "${label}".`, 300),
+    inputSchema: {
+      type: 'object',
+      properties: { value: { type: 'string', enum: [...new Set(choices)].slice(0, MAX_OPTIONS) } },
+      required: ['value'],
+      additionalProperties: false,
+    },
+    annotations: { title: label },
+  };
+  return {
+    tool,
+    isLive: () => radios.every((radio) => radio.isConnected),
+    run: async (args) => {
+      const wanted = clean(String(args.value ?? ''), 60).toLowerCase();
+      const radio = radios.find(
+        (candidate) => choiceOf(candidate).toLowerCase() === wanted || candidate.value.toLowerCase() === wanted,
+      );
+      if (!radio)
+        return errorResult(`No choice ${quoted(String(args.value), 40)}; the choices: ${choices.join(', ')}.`);
+      return actOn(radio, 'check', {}, context, context.handles.of(radio));
+    },
+  };
+}
