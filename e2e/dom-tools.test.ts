@@ -25,7 +25,7 @@ describe('DOM-derived tools in real Chromium', () => {
 
   it('a plain HTML form becomes one typed tool; filling and submitting it really submits', async () => {
     const opened = await agent.json<{ toolsAvailable: string[] }>('open_tab', { url: `${site.url}/plain/` });
-    assert.deepEqual(opened.toolsAvailable, ['send_message', 'get_page_content', 'open_link']);
+    assert.deepEqual(opened.toolsAvailable, ['send_message', 'get_page_content', 'open_link', 'act']);
     const form = (await tools()).find((tool) => tool.name === 'send_message');
     assert.ok(form);
     assert.match(
@@ -63,11 +63,11 @@ describe('DOM-derived tools in real Chromium', () => {
     // The new page's tools replace the form's.
     await changed;
     await waitFor(async () => !(await agent.toolNames()).includes('send_message'), 10_000, 'the form tool to go');
-    const content = await agent.json<{ content: string; title: string }>('get_page_content');
-    assert.equal(content.title, 'Thank you (tabmcp demo)');
-    assert.match(content.content, /# Thank you/);
+    const content = textOf(await agent.call('get_page_content'));
+    assert.match(content, /^Thank you \(tabmcp demo\) — http:\/\/127\.0\.0\.1:\d+\/plain\/thanks\.html/);
+    assert.match(content, /# Thank you/);
     // Links on the same origin are written as paths, as the page itself writes them.
-    assert.match(content.content, /\[Back to the form\]\(\/plain\/\)/);
+    assert.match(content, /\[link "Back to the form" [a-z]\d+\]\(\/plain\/\)/);
   });
 
   it('open_link follows a link by its text; a button becomes a click tool', async () => {
@@ -75,8 +75,8 @@ describe('DOM-derived tools in real Chromium', () => {
     await waitFor(async () => (await agent.toolNames()).includes('send_message'), 10_000, 'the form page again');
     await agent.json('open_link', { text: 'About us' });
     await waitFor(async () => (await agent.toolNames()).includes('show_history'), 10_000, 'the about page');
-    const clicked = await agent.json<{ clicked: string; changes?: string }>('show_history');
-    assert.equal(clicked.clicked, 'Show history');
+    const clicked = await agent.json<{ done: string; changes?: string }>('show_history');
+    assert.equal(clicked.done, 'clicked button "Show history"');
     const page = await pageWithUrl(browser, '/plain/about.html');
     assert.equal(await page.isVisible('#more'), true);
 
@@ -92,7 +92,7 @@ describe('DOM-derived tools in real Chromium', () => {
     assert.equal(agent.listChangedCount(), count);
   });
 
-  it('a page with a JavaScript form: results come back with the call; same-captioned buttons take an index', async () => {
+  it('a page with a JavaScript form: results come back with the call; the results become a collection', async () => {
     await agent.json('open_tab', { url: `${site.url}/farefinder/` });
     const searched = await agent.json<{ submitted: boolean; changes: string }>('search_flights', {
       from: 'SFO',
@@ -102,40 +102,43 @@ describe('DOM-derived tools in real Chromium', () => {
       cabin: 'business',
     });
     assert.match(searched.changes, /TM 101 SFO → NYC 2024-01-19 07:10 \$520/);
-    // The results added three "Select flight" buttons: the list is derived again (debounced).
-    const select = await waitFor(
-      async () => (await tools()).find((tool) => tool.name === 'select_flight'),
-      10_000,
-      'the select_flight tool',
-    );
-    assert.match(select.description ?? '', /Click one of the 3 "Select flight" buttons.*1: TM 207/);
-    const picked = await agent.json<{ changes: string }>('select_flight', { index: 1 });
+    // The three results, each with a "Select flight" button, are one collection tool, listed
+    // before the search's answer reached the agent.
+    const results = (await tools()).find((tool) => tool.name === 'results_item');
+    assert.ok(results, 'results_item');
+    const actions = (results.inputSchema.properties as Record<string, { enum?: string[] }>).action?.enum;
+    assert.deepEqual(actions, ['read', 'click "Select flight"']);
+    const picked = await agent.json<{ changes: string }>('results_item', {
+      item: 'TM 207',
+      action: 'click "Select flight"',
+    });
     assert.match(picked.changes, /Selected TM 207 for 2 passenger\(s\): \$1110/);
-    const bad = await agent.call('select_flight', { index: 7 });
+    const bad = await agent.call('results_item', { item: 7, action: 'click "Select flight"' });
     assert.equal(bad.isError, true);
-    assert.match(textOf(bad), /index/);
+    assert.match(textOf(bad), /Item 7 is out of range: results has 3 items \(0–2\)/);
   });
 
   it('get_page_content is bounded and pages with offset', async () => {
     await agent.json('open_tab', { url: `${site.url}/real-world/underscore.html` });
-    const first = await agent.json<{ content: string; totalChars: number; nextOffset: number }>('get_page_content', {
-      maxChars: 1000,
-    });
-    assert.equal(first.content.length, 1000);
-    assert.ok(first.totalChars > 20_000, `${first.totalChars}`);
-    const next = await agent.json<{ content: string }>('get_page_content', {
-      maxChars: 1000,
-      offset: first.nextOffset,
-    });
-    assert.notEqual(next.content, first.content);
+    const first = textOf(await agent.call('get_page_content', { maxChars: 1000 }));
+    const paging = /\(characters 0–1000 of (\d+); continue with offset 1000\)/.exec(first);
+    assert.ok(paging && Number(paging[1]) > 20_000, first.slice(0, 300));
+    assert.ok(first.length < 1_300, `${first.length}`);
+    const next = textOf(await agent.call('get_page_content', { maxChars: 1000, offset: 1000 }));
+    assert.match(next, /\(characters 1000–2000 of \d+; continue with offset 2000\)/);
+    assert.notEqual(next.split('\n').slice(2).join('\n'), first.split('\n').slice(2).join('\n'));
     const names = await agent.toolNames();
     assert.ok(names.length < 40, `a bounded tool list on a large page: ${names.length}`);
   });
 
-  it("a page's own tools take precedence over DOM-derived ones", async () => {
-    const opened = await agent.json<{ toolsAvailable: string[] }>('open_tab', { url: `${site.url}/shop/` });
+  it("a page's own tools replace the derived ones, with the two reading tools beside them", async () => {
+    await agent.json('open_tab', { url: `${site.url}/shop/` });
     await waitFor(async () => (await agent.toolNames()).includes('get_cart'), 10_000, 'the shop tools');
     const names = await agent.toolNames();
-    assert.ok(!names.includes('get_page_content'), `${names} (${opened.toolsAvailable})`);
+    assert.deepEqual(
+      names.filter((name) => !['connect_browser', 'list_tabs', 'open_tab', 'focus_tab', 'close_tab'].includes(name)),
+      ['search_products', 'add_to_cart', 'get_cart', 'get_page_content', 'open_link'],
+    );
+    assert.match(textOf(await agent.call('get_page_content')), /# Tiny Shop/);
   });
 });
