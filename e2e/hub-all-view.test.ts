@@ -115,7 +115,7 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
       5_000,
       'list_tabs without the note',
     );
-    assert.equal(allowedTab.toolCount, 3);
+    assert.equal(allowedTab.toolCount, 5, 'its three tools and the two reading tools');
     await popup.locator('li', { hasText: 'whoami' }).first().waitFor();
     assert.match(await popup.locator('#calls').innerText(), /whoami/, 'the popup lists the last calls');
     await popup.close();

@@ -68,6 +68,8 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
       'search_products',
       'add_to_cart',
       'get_cart',
+      'get_page_content',
+      'open_link',
     ]);
     await changed;
     const tools = (await tabmcp.client.listTools()).tools;
@@ -110,7 +112,7 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     const listed = await raw.result<{ tools: Array<{ name: string }> }>('listPageTools', { tabId });
     assert.deepEqual(
       listed.tools.map((tool) => tool.name),
-      ['search_products', 'add_to_cart', 'get_cart'],
+      ['search_products', 'add_to_cart', 'get_cart', 'get_page_content', 'open_link'],
     );
 
     // type into the search field: the page filters its list on real input events

@@ -77,7 +77,8 @@ describe('Edge Cases table', () => {
     const tabs = await waitFor(
       async () => {
         const listed = await agent.json<Tabs>('list_tabs');
-        return listed.tabs.some((tab) => tab.url.includes('opened-by-user') && tab.toolCount === 3) && listed;
+        // SkyHop's three tools and the two reading tools.
+        return listed.tabs.some((tab) => tab.url.includes('opened-by-user') && tab.toolCount === 5) && listed;
       },
       10_000,
       'the new tab in list_tabs',

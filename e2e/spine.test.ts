@@ -53,7 +53,13 @@ describe('spine: a page tool called by an MCP client through real Chromium', () 
     for (const expected of ['search_products', 'add_to_cart', 'get_cart', 'close_tab', 'focus_tab']) {
       assert.ok(names.includes(expected), `missing ${expected} in ${names}`);
     }
-    assert.deepEqual(body.toolsAvailable, ['search_products', 'add_to_cart', 'get_cart']);
+    assert.deepEqual(body.toolsAvailable, [
+      'search_products',
+      'add_to_cart',
+      'get_cart',
+      'get_page_content',
+      'open_link',
+    ]);
     const tools = (await tabmcp.client.listTools()).tools;
     const addToCart = tools.find((tool) => tool.name === 'add_to_cart');
     assert.ok(addToCart?.description?.startsWith(`[page tool from ${site.url}]`));
@@ -64,7 +70,7 @@ describe('spine: a page tool called by an MCP client through real Chromium', () 
     );
     const shopTab = tabs.tabs.find((tab) => tab.id === shopTabId);
     assert.equal(shopTab?.focused, true);
-    assert.equal(shopTab?.toolCount, 3);
+    assert.equal(shopTab?.toolCount, 5, 'its three tools and the two reading tools');
     assert.equal(tabs.focusedTabId, shopTabId);
   });
 
