@@ -283,8 +283,7 @@ export class BrowserSession {
       {
         name: 'list_tabs',
         title: 'List tabs',
-        description:
-          "List the browser's open tabs with their tool counts, without loading their tools. focused marks the tab whose tools are loaded.",
+        description: 'List the open tabs with their tool counts; focused marks the tab whose tools are listed.',
         input: z.object({}).strict(),
         inputSchema: { type: 'object', properties: {}, additionalProperties: false },
         annotations: { readOnlyHint: true, idempotentHint: true },
@@ -293,14 +292,13 @@ export class BrowserSession {
       {
         name: 'open_tab',
         title: 'Open a tab',
-        description:
-          "Open a URL in a new tab. With focus=true (default) the tab is focused and its page's tools appear in the tool list.",
+        description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
         input: openInput,
         inputSchema: {
           type: 'object',
           properties: {
             url: { type: 'string', description: 'URL to open (http, https, file, about or data)' },
-            focus: { type: 'boolean', description: 'Focus the new tab after opening', default: true },
+            focus: { type: 'boolean', default: true },
           },
           required: ['url'],
           additionalProperties: false,
@@ -314,11 +312,11 @@ export class BrowserSession {
       {
         name: 'focus_tab',
         title: 'Focus a tab',
-        description: "Focus a tab by id (from list_tabs): its page's tools replace the previous tab's tools.",
+        description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
         input: focusInput,
         inputSchema: {
           type: 'object',
-          properties: { tabId: { type: 'number', description: 'ID of the tab to focus' } },
+          properties: { tabId: { type: 'number' } },
           required: ['tabId'],
           additionalProperties: false,
         },
@@ -328,11 +326,11 @@ export class BrowserSession {
       {
         name: 'close_tab',
         title: 'Close a tab',
-        description: 'Close a tab by id; without tabId, the focused tab. Closing the focused tab unloads its tools.',
+        description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
         input: closeInput,
         inputSchema: {
           type: 'object',
-          properties: { tabId: { type: 'number', description: 'ID of tab to close. Defaults to focused tab.' } },
+          properties: { tabId: { type: 'number' } },
           additionalProperties: false,
         },
         annotations: { readOnlyHint: false, destructiveHint: true },

@@ -15,7 +15,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 }
 
 export function jsonResult(value: unknown, isError = false): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(value) }] };
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     result.structuredContent = value as Record<string, unknown>;
   }

@@ -14,7 +14,7 @@ export function actTool(name: string, context: ToolContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Act on one element by its handle from get_page_content (e.g. k7). fill needs value (submit: true then presses Enter); select needs value (option value or text); press takes key (default Enter). Prefer the named tools when one fits.',
+      'Act on an element by its handle from get_page_content (e.g. k7): fill and select take value (submit: true presses Enter after fill), press takes key (default Enter). Prefer a named tool when one fits.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -25,9 +25,8 @@ export function actTool(name: string, context: ToolContext): DomTool {
         submit: { type: 'boolean' },
       },
       required: ['handle', 'action'],
-      additionalProperties: false,
     },
-    annotations: { title: 'Act on an element', openWorldHint: true },
+    annotations: { openWorldHint: true },
   };
   return {
     tool,

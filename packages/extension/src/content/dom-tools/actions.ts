@@ -53,10 +53,9 @@ export function buttonTools(
             type: 'object',
             properties: { index: { type: 'integer', minimum: 0 } },
             required: ['index'],
-            additionalProperties: false,
           }
         : NO_ARGUMENTS,
-      annotations: { title: caption, openWorldHint: true },
+      annotations: { openWorldHint: true },
     };
     return {
       tool,
@@ -85,17 +84,15 @@ export function linkTool(name: string, doc: Document): DomTool {
     [...doc.querySelectorAll<HTMLAnchorElement>('a[href]')].filter((a) => !a.href.startsWith('javascript:'));
   const tool: Tool = {
     name,
-    description:
-      'Follow a link of this page, given its text (as get_page_content shows it) or its address. The tab navigates and its tools are derived again.',
+    description: 'Follow a link of this page by its text or its address, as get_page_content shows them.',
     inputSchema: {
       type: 'object',
       properties: {
         text: { type: 'string' },
         href: { type: 'string' },
       },
-      additionalProperties: false,
     },
-    annotations: { title: 'Open a link', openWorldHint: true },
+    annotations: { openWorldHint: true },
   };
   return {
     tool,

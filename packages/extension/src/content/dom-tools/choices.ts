@@ -57,9 +57,7 @@ function selectTool(select: HTMLSelectElement, names: NameRegistry, context: Too
       type: 'object',
       properties: { value: { type: 'string', enum: [...new Set(options.map(optionText))] } },
       required: ['value'],
-      additionalProperties: false,
     },
-    annotations: { title: label || 'select' },
   };
   return {
     tool,
@@ -78,9 +76,7 @@ function checkTool(box: Element, names: NameRegistry, context: ToolContext): Dom
       type: 'object',
       properties: { checked: { type: 'boolean' } },
       required: ['checked'],
-      additionalProperties: false,
     },
-    annotations: { title: label || kind },
   };
   return {
     tool,
@@ -102,9 +98,7 @@ function radioTool(radios: HTMLInputElement[], names: NameRegistry, context: Too
       type: 'object',
       properties: { value: { type: 'string', enum: [...new Set(choices)].slice(0, MAX_OPTIONS) } },
       required: ['value'],
-      additionalProperties: false,
     },
-    annotations: { title: label },
   };
   return {
     tool,

@@ -174,7 +174,7 @@ function collectionTool(collection: Collection, names: NameRegistry, context: To
   const tool: Tool = {
     name,
     description: clean(
-      `Act on one item of the list ${quoted(collection.name.replace(/_/g, ' '), 40)}. item: its text (exact or a unique part) or its 0-based index. action "read" shows the item with its handles.`,
+      `Act on an item of the list ${quoted(collection.name.replace(/_/g, ' '), 40)}, given by its text (or a unique part) or 0-based index; "read" shows it with its handles.`,
       400,
     ),
     inputSchema: {
@@ -187,9 +187,8 @@ function collectionTool(collection: Collection, names: NameRegistry, context: To
           : {}),
       },
       required: ['item', 'action'],
-      additionalProperties: false,
     },
-    annotations: { title: collection.name.replace(/_/g, ' '), openWorldHint: true },
+    annotations: { openWorldHint: true },
   };
   return {
     tool,

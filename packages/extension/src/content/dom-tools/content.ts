@@ -15,16 +15,16 @@ export function contentTool(name: string, context: RenderContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Read the visible page as compact Markdown. Each control is shown as [role "name" = "value" handle], e.g. [checkbox ☐ "Done" k7]; give the handle to act. Paged: maxChars from offset.',
+      'Read the visible page as Markdown; each control shows as [role "name" = "value" handle], e.g. [checkbox ☐ "Done" k7], for act. Paged by offset.',
     inputSchema: {
       type: 'object',
       properties: {
-        maxChars: { type: 'integer', minimum: MIN_MAX_CHARS, maximum: LIMIT_MAX_CHARS, default: DEFAULT_MAX_CHARS },
-        offset: { type: 'integer', minimum: 0, default: 0 },
+        // Out-of-range values are clamped by the handler: the schema stays small for every list read.
+        maxChars: { type: 'integer', default: DEFAULT_MAX_CHARS },
+        offset: { type: 'integer' },
       },
-      additionalProperties: false,
     },
-    annotations: { title: 'Read the page', readOnlyHint: true, idempotentHint: true },
+    annotations: { readOnlyHint: true, idempotentHint: true },
   };
   return {
     tool,

@@ -31,4 +31,4 @@ export function errorResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 
-export const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
+export const NO_ARGUMENTS = { type: 'object', properties: {} } as const;

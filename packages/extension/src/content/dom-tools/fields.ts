@@ -45,19 +45,18 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
   const tool: Tool = {
     name,
     description: clean(
-      `Type into the field${about ? ` "${about}"` : ''}, replacing its text. submit: true then presses Enter, as a person would to add or search.`,
+      `Type into${about ? ` "${about}"` : ' the field'}, replacing its text; submit: true then presses Enter (to add or search).`,
       300,
     ),
     inputSchema: {
       type: 'object',
       properties: {
         value: { type: 'string', ...(maxLength ? { maxLength } : {}) },
-        submit: { type: 'boolean', default: false },
+        submit: { type: 'boolean' },
       },
       required: ['value'],
-      additionalProperties: false,
     },
-    annotations: { title: label || name, openWorldHint: true },
+    annotations: { openWorldHint: true },
   };
   return {
     tool,

@@ -54,9 +54,8 @@ export function formTools(doc: Document, names: NameRegistry, context: ToolConte
         type: 'object',
         properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
         required: fields.filter((field) => field.required).map((field) => field.key),
-        additionalProperties: false,
       },
-      annotations: { title: title || caption || name, destructiveHint: false, openWorldHint: true },
+      annotations: { destructiveHint: false, openWorldHint: true },
     };
     return [
       { tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name, context) },

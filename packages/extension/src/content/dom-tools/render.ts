@@ -155,7 +155,8 @@ class Walker {
     }
     if (RESTYLED_INLINE.has(tag) || tag.includes('-')) {
       const display = getComputedStyle(element).display;
-      if (display !== 'contents' && !display.startsWith('inline')) {
+      // Items of a flex or grid row are blockified by CSS, yet read side by side.
+      if (display !== 'contents' && !display.startsWith('inline') && !inRow(element)) {
         out.push(display === 'block' || display === 'flex' || display === 'grid' ? '\n' : ' ');
         this.children(element, hovering);
         out.push(display === 'block' || display === 'flex' || display === 'grid' ? '\n' : ' ');
@@ -195,4 +196,11 @@ function shown(element: Element): boolean {
   if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
   // A display:contents box has no box of its own, yet its children show.
   return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+}
+
+function inRow(element: Element): boolean {
+  const parent = element.parentElement;
+  if (!parent) return false;
+  const style = getComputedStyle(parent);
+  return style.display.endsWith('flex') ? !style.flexDirection.startsWith('column') : style.display.endsWith('grid');
 }

@@ -104,26 +104,29 @@ function handlesOf(line: string): string {
 const withoutHandles = (line: string) => line.replace(/ [a-z]\d+\]/g, ']');
 
 /**
- * The lines an action added and removed, compared as multisets: a list that a framework rebuilt
- * whole reads as the one row that changed, not as the whole list again.
+ * The lines an action added and removed, compared as multisets: first as written, then without
+ * handles, so a list that a framework rebuilt whole reads as the one row that changed.
  */
 function lineDiff(before: string[], after: string[]): { added: string[]; removed: string[] } {
-  const left = new Map<string, number>();
-  for (const line of before) left.set(withoutHandles(line), (left.get(withoutHandles(line)) ?? 0) + 1);
-  const added: string[] = [];
-  for (const line of after) {
-    const key = withoutHandles(line);
-    const count = left.get(key) ?? 0;
-    if (count > 0) left.set(key, count - 1);
-    else added.push(line);
+  let removed = before;
+  let added = after;
+  for (const key of [(line: string) => line, withoutHandles]) {
+    const left = new Map<string, number>();
+    for (const line of removed) left.set(key(line), (left.get(key(line)) ?? 0) + 1);
+    const unmatched: string[] = [];
+    for (const line of added) {
+      const count = left.get(key(line)) ?? 0;
+      if (count > 0) left.set(key(line), count - 1);
+      else unmatched.push(line);
+    }
+    removed = removed.filter((line) => {
+      const count = left.get(key(line)) ?? 0;
+      if (count === 0) return false;
+      left.set(key(line), count - 1);
+      return true;
+    });
+    added = unmatched;
   }
-  const removed = before.filter((line) => {
-    const key = withoutHandles(line);
-    const count = left.get(key) ?? 0;
-    if (count === 0) return false;
-    left.set(key, count - 1);
-    return true;
-  });
   return { added, removed };
 }
 
