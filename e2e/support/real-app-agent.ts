@@ -115,8 +115,9 @@ export type TaskScript = (agent: ScriptedAgent, url: string, task: RealAppTask) 
 
 /** tabmcp: derived tools, chosen by what their descriptions and schemas say. */
 export const tabmcpScript: TaskScript = async (agent, url, task) => {
-  await agent.listTools();
-  await agent.call('connect_browser', {});
+  // The state machine offers connect_browser only while no browser is connected.
+  if ((await agent.listTools()).some((tool) => tool.name === 'connect_browser'))
+    await agent.call('connect_browser', {});
   await agent.call('open_tab', { url });
   // open_tab answered with a tools/list_changed: the agent reads the list again.
   await agent.listTools();
