@@ -39,11 +39,12 @@ export function findCollections(
 ): Collection[] {
   const found: Collection[] = [];
   for (const container of doc.body?.querySelectorAll('*') ?? []) {
-    if (container.childElementCount < 1 || SKIPPED_CHILDREN.has(container.tagName)) continue;
-    const collection = asCollection(container, hover);
-    if (!collection) continue;
+    // The cells of a table row are one item, never a list of their own.
+    if (container.childElementCount < 1 || SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR')
+      continue;
     if (container.closest(NOT_COLLECTIONS) || excluded(container)) continue;
-    found.push(collection);
+    const collection = asCollection(container, hover);
+    if (collection) found.push(collection);
   }
   // Only the innermost of nested repeats: a list of cards inside a repeated layout keeps the cards.
   return found
@@ -64,6 +65,11 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
   const items = () => [...container.children].filter((child) => signatureOf(child) === signature && isShown(child));
   const current = items();
   if (current.length < (isList ? 1 : 2)) return undefined;
+  // A table whose one child is its body: the body is the list.
+  if (current.length === 1 && current[0]?.matches(LIST_CONTAINERS)) return undefined;
+  // A cheap look before the full one: most repeated boxes of a page hold no control at all.
+  const withAny = current.filter((item) => isInteractive(item) || item.querySelector(INTERACTIVE) !== null);
+  if (withAny.length === 0 || withAny.length < current.length * 0.6) return undefined;
   const withControls = current.map((item) => controlsOf(item, hover));
   const acting = withControls.filter(
     (controls, index) => controls.length > 0 && !onlyItsOwnCaption(current[index], controls),
@@ -115,12 +121,11 @@ export function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
         : element instanceof HTMLSelectElement
           ? 'select'
           : 'click';
-    if (
-      kind === 'click' &&
-      element !== item &&
-      candidates.some((other) => other !== element && other.contains(element) && other !== item)
-    )
-      continue;
+    // A control inside another control of the item (a link wrapping a button) is that control.
+    if (kind === 'click' && element !== item) {
+      const outer = element.parentElement?.closest(INTERACTIVE);
+      if (outer && outer !== item && item.contains(outer)) continue;
+    }
     controls.push({ element, kind, caption: clean(accessibleName(element).name, 40), onHover });
   }
   return controls;

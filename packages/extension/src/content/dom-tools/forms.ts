@@ -40,7 +40,10 @@ export function formTools(doc: Document, names: NameRegistry, context: ToolConte
     const base =
       slug(declared ?? '') ||
       (caption && !GENERIC_CAPTIONS.has(caption.toLowerCase()) ? slug(caption) : '') ||
-      slug(`${caption || 'submit'} ${title}`) ||
+      // "Search" in a form titled "Search mail" is search_mail, not search_search_mail.
+      (title.toLowerCase().startsWith((caption || 'submit').toLowerCase())
+        ? slug(title)
+        : slug(`${caption || 'submit'} ${title}`)) ||
       'submit_form';
     const name = names.claim(base);
     const tool: Tool = {

@@ -1,0 +1,76 @@
+// Issue 10's bars for pages that publish nothing: derived tools ready within 300 ms of load on a
+// page of 1,000 interactive elements, and a page of 10,000 kept within the link's size caps. The
+// derivation runs in headless Chromium on the extension's own DomToolServer; its floor, measured
+// in the same page, is one querySelectorAll pass that asks each interactive element whether it is
+// visible. "Ready" adds the content script's fixed wait for a page server (DOM_TOOLS_AFTER_MS).
+// Run: npx tsx bench/dom-scale.ts
+import { startDomHarness } from '../packages/extension/test/dom-in-chromium';
+import { type Figure, machine, ratio, writeResult } from './lib/results';
+import { median } from './lib/stats';
+
+const RUNS = Number(process.env.DOM_SCALE_RUNS ?? 7);
+/** packages/extension/src/content/content-script.ts: how long a page gets to answer as an MCP server. */
+const DOM_TOOLS_AFTER_MS = 150;
+const READY_BAR_MS = 300;
+const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** A page of `rows` × 4 interactive elements: a checkbox, a text field, a link and a button per row. */
+function pageOf(rows: number): string {
+  const row = (i: number) =>
+    `<tr><td><input type="checkbox" aria-label="Pick ${i}"></td><td><input aria-label="Note ${i}"></td><td><a href="#r${i}">Item ${i}</a></td><td><button type="button">Delete</button></td></tr>`;
+  return `<header><h1>Scale</h1><input type="search" aria-label="Filter"></header><main><table><tbody>${Array.from({ length: rows }, (_, i) => row(i)).join('')}</tbody></table></main>`;
+}
+
+const harness = await startDomHarness();
+const figures: Figure[] = [];
+const series: Record<string, unknown> = {};
+try {
+  for (const elements of [1_000, 10_000]) {
+    const derive: number[] = [];
+    const floor: number[] = [];
+    let listBytes = 0;
+    let tools = 0;
+    let total = 0;
+    for (let run = 0; run < RUNS; run++) {
+      const page = await harness.page();
+      await page.setContent(pageOf(elements / 4));
+      floor.push(
+        await page.evaluate(() => {
+          const started = performance.now();
+          let shown = 0;
+          for (const element of document.querySelectorAll('a[href], button, input, select, textarea'))
+            if (element.checkVisibility()) shown++;
+          return shown >= 0 ? performance.now() - started : 0;
+        }),
+      );
+      const derived = await harness.derive(page);
+      derive.push(derived.ms);
+      listBytes = Buffer.byteLength(JSON.stringify(derived.tools));
+      tools = derived.tools.length;
+      total = Number(/of (\d+); continue/.exec(derived.content)?.[1] ?? derived.content.length);
+      await page.close();
+    }
+    const deriveP50 = Math.round(median(derive) * 10) / 10;
+    const floorP50 = Math.round(median(floor) * 10) / 10;
+    series[`elements${elements}`] = { deriveMs: derive, floorMs: floor, tools, listBytes, pageChars: total };
+    figures.push({
+      name: `${elements.toLocaleString('en')} interactive elements: derived tools ready after load`,
+      value: Math.round((DOM_TOOLS_AFTER_MS + deriveP50) * 10) / 10,
+      unit: 'ms',
+      beside: { label: 'floor: one visibility pass over the same elements', value: floorP50 },
+      meaning: `${DOM_TOOLS_AFTER_MS} ms wait for a page server + ${deriveP50} ms to derive (p50 of ${RUNS}), ${ratio(deriveP50, floorP50)}× the floor; ${tools} tools, ${listBytes} B listed, ${total} characters to page through.`,
+      ...(elements === 1_000
+        ? { bar: `≤ ${READY_BAR_MS} ms` }
+        : { bar: `tool list ≤ ${MAX_MESSAGE_BYTES} B (the link cap)` }),
+    });
+  }
+} finally {
+  await harness.close();
+}
+
+for (const figure of figures)
+  console.log(
+    `${figure.name}: ${figure.value} ${figure.unit}  (${figure.beside?.label}: ${figure.beside?.value} ms) — ${figure.meaning}`,
+  );
+const file = writeResult('dom-scale', { name: 'dom-scale', machine: machine(), runs: RUNS, series, figures });
+console.log(`wrote ${file}`);

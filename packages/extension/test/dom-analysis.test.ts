@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { type DomHarness, startDomHarness } from './dom-in-chromium';
+
+const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
+const realWorld = (name: string) =>
+  pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', 'real-world', name)).href;
+
+/** Issue 10: the DOM analysis on saved pages, in real Chromium (layout decides what is shown). */
+describe('DOM analysis on saved pages', () => {
+  let harness: DomHarness;
+  before(async () => {
+    harness = await startDomHarness();
+  });
+  after(() => harness?.close());
+
+  it('reads every landmark as a person sees it: no hidden text, no comments, word boundaries, state, source case', async () => {
+    const page = await harness.page();
+    await page.goto(saved('landmarks.html'));
+    const { tools, content } = await harness.derive(page);
+    for (const landmark of [
+      '[link "Mail"',
+      '3 unread',
+      '[link "Inbox" (current)',
+      '## Labels',
+      'Storage: 2.1 GB of 15 GB',
+    ])
+      assert.ok(content.includes(landmark), `${landmark} in:\n${content}`);
+    assert.match(content, /## Search mail/, 'source case, not text-transform');
+    assert.match(content, /^1 item left$/m, 'a space between inline elements is kept');
+    assert.match(content, /\[combobox = "Sent" \(options: Inbox, Sent\) [a-z]\d+\]/);
+    assert.match(content, /\[checkbox ☑ [a-z]\d+\] Unread only/);
+    assert.match(content, /\[button "Archive" \(disabled\) [a-z]\d+\]/);
+    for (const hidden of ['Hidden by', 'assistive technology', 'comment'])
+      assert.ok(!content.includes(hidden), `${hidden} must not be read`);
+
+    const search = tools.find((tool) => tool.name === 'search_mail');
+    assert.ok(search, tools.map((tool) => tool.name).join(', '));
+    const from = (search.inputSchema as { properties: Record<string, { description?: string }> }).properties.from;
+    assert.equal(from?.description, 'From — e.g. ada@example.com', 'no doubled "e.g. e.g."');
+  });
+
+  it('a large real page: a bounded tool list and a paged read', async () => {
+    const page = await harness.page();
+    await page.goto(realWorld('underscore.html'));
+    const { tools, content } = await harness.derive(page);
+    assert.ok(tools.length <= 40, `${tools.length} tools`);
+    assert.match(content.split('\n')[1] ?? '', /^\(characters 0–8000 of \d{5,}; continue with offset 8000\)$/);
+    assert.ok(content.length < 8_400, `${content.length}`);
+  });
+
+  it('10,000 elements: the tool list stays small, the page is paged and nothing is dropped', async () => {
+    const page = await harness.page();
+    await page.setContent(
+      `<main><h1>Big table</h1><table><tbody>${Array.from(
+        { length: 2_500 },
+        (_, i) =>
+          `<tr><td><input type="checkbox" aria-label="Pick row ${i}"></td><td>Row ${i}</td><td><a href="#r${i}">Open ${i}</a></td><td><button>Delete</button></td></tr>`,
+      ).join('')}</tbody></table></main>`,
+    );
+    const { tools, content } = await harness.derive(page);
+    const listBytes = Buffer.byteLength(JSON.stringify(tools));
+    assert.ok(listBytes < 16_384, `${listBytes} B of tools`);
+    const rows = tools.find((tool) => tool.name.endsWith('_item'));
+    assert.ok(rows, tools.map((tool) => tool.name).join(', '));
+    const total = Number(/of (\d+); continue/.exec(content)?.[1]);
+    assert.ok(total > 100_000, `the whole table is there to page through: ${total} characters`);
+    const last = await page.evaluate(async (offset) => {
+      type Server = {
+        call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ text: string }> }>;
+      };
+      const { DomToolServer } = (
+        globalThis as unknown as { __domTools: { DomToolServer: new (doc: Document) => Server } }
+      ).__domTools;
+      const server = new DomToolServer(document);
+      return (await server.call('get_page_content', { offset, maxChars: 50_000 })).content[0]?.text ?? '';
+    }, total - 2_000);
+    assert.match(last, /Row 2499/, 'the last row is reachable by paging');
+  });
+});

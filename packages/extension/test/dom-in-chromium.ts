@@ -1,0 +1,67 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { chromiumArgs } from '../../server/src/launcher/chromium-args';
+
+/**
+ * The DOM analysis needs layout (visibility, computed styles, hover rules), which only a browser
+ * has: these tests load a page into headless Chromium and run the extension's own DomToolServer
+ * on it, bundled as the content script bundles it, exposed as `window.__domTools`.
+ */
+let bundled: Promise<string> | undefined;
+function domToolsBundle(): Promise<string> {
+  bundled ??= build({
+    stdin: {
+      contents:
+        "import { DomToolServer } from './dom-tools/dom-tool-server';\n(globalThis as Record<string, unknown>).__domTools = { DomToolServer };",
+      resolveDir: join(import.meta.dirname, '..', 'src', 'content'),
+      loader: 'ts',
+    },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => result.outputFiles[0]?.text ?? '');
+  return bundled;
+}
+
+export interface DomHarness {
+  /** Opens `html` (or a file) and returns the tools and first page of get_page_content. */
+  derive(page: Page): Promise<{
+    tools: Array<{ name: string; inputSchema: unknown; description?: string }>;
+    content: string;
+    ms: number;
+  }>;
+  page(): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function startDomHarness(): Promise<DomHarness> {
+  const browser: Browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: chromiumArgs() });
+  const script = await domToolsBundle();
+  return {
+    page: async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      return page;
+    },
+    derive: async (page) => {
+      await page.addScriptTag({ content: script });
+      return page.evaluate(async () => {
+        type Server = {
+          tools: Array<{ name: string; inputSchema: unknown; description?: string }>;
+          call(name: string, args: Record<string, unknown>): Promise<{ content: Array<{ text: string }> }>;
+        };
+        const { DomToolServer } = (
+          globalThis as unknown as { __domTools: { DomToolServer: new (doc: Document) => Server } }
+        ).__domTools;
+        const started = performance.now();
+        const server = new DomToolServer(document);
+        const tools = server.tools;
+        const ms = performance.now() - started;
+        const content = (await server.call('get_page_content', {})).content[0]?.text ?? '';
+        return { tools, content, ms };
+      });
+    },
+    close: () => browser.close(),
+  };
+}
