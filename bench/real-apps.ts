@@ -222,7 +222,9 @@ try {
     for (const task of tasks) {
       for (const contender of contenders) {
         const run = await runOnce(contender, task, site);
-        ((results[task.key] ??= {})[contender.key] ??= []).push(run);
+        const byContender = results[task.key] ?? {};
+        results[task.key] = byContender;
+        byContender[contender.key] = [...(byContender[contender.key] ?? []), run];
         if (!run.ok) console.error(`${task.key} · ${contender.key}, run ${index + 1} failed: ${run.error}`);
       }
     }
@@ -251,7 +253,8 @@ for (const task of tasks) {
       ...(good.length < runs.length ? { failure: runs.find((run) => !run.ok)?.error?.slice(0, 800) } : {}),
     };
     (table[task.key] as Record<string, unknown>)[contender.key] = row;
-    const total = (totals[contender.key] ??= { calls: 0, bytes: 0, ok: 0, runs: 0 });
+    const total = totals[contender.key] ?? { calls: 0, bytes: 0, ok: 0, runs: 0 };
+    totals[contender.key] = total;
     total.calls += row.calls;
     total.bytes += row.bytesRead;
     total.ok += good.length;

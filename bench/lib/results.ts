@@ -3,7 +3,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../e2e/support/paths';
 
-export const resultsDir = join(repoRoot, 'bench', 'results');
+const resultsDir = join(repoRoot, 'bench', 'results');
 
 /** Where and when a figure was measured, so a JSON file stands on its own. */
 export function machine() {

@@ -6,8 +6,6 @@ import { startFloorServer } from './floor-server';
 import { assemble, launchWithFloor } from './parts';
 import { type BenchTabmcp, residentMiB, startBenchTabmcp } from './tabmcp-client';
 
-export { freePort } from '../../e2e/support/net';
-
 /**
  * One Chromium with both tabmcp's extension and the floor extension, one bench page open and
  * focused in tabmcp: the same browser, tab and page serve the product path and its floor.

@@ -9,7 +9,7 @@ export interface Summary {
   mean: number;
 }
 
-export function percentile(sorted: readonly number[], fraction: number): number {
+function percentile(sorted: readonly number[], fraction: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
   return sorted[index] ?? Number.NaN;

@@ -3,8 +3,6 @@ import { readFileSync } from 'node:fs';
 import type { StdioMcp } from '../../e2e/support/stdio-client';
 import { startTabmcpProcess } from '../../e2e/support/tabmcp-process';
 
-export { textOf } from '../../e2e/support/results';
-
 export type BenchTabmcp = StdioMcp;
 
 /** The built `tabmcp` over stdio with the official MCP SDK client, on a throwaway TABMCP_HOME. */

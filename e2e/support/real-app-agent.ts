@@ -46,7 +46,7 @@ export interface ListedTool {
   inputSchema: { properties?: Record<string, { enum?: unknown[]; type?: unknown }> };
 }
 
-export function must<T>(value: T | undefined | null, what: string, seen: string): T {
+function must<T>(value: T | undefined | null, what: string, seen: string): T {
   if (value === undefined || value === null)
     throw new Error(`the agent could not find ${what} in:\n${seen.slice(0, 3000)}`);
   return value;
@@ -75,7 +75,7 @@ export interface RealAppTask {
   expected: string;
 }
 
-export const TODO_STATE = JSON.stringify([
+const TODO_STATE = JSON.stringify([
   { title: 'Buy milk', completed: false },
   { title: 'Walk the dog', completed: true },
 ]);

@@ -13,7 +13,7 @@ export interface ToolLimits {
   bytes: number;
 }
 
-export const TAB_TOOL_LIMITS: ToolLimits = { count: MAX_TOOLS_PER_TAB, bytes: MAX_TAB_TOOL_BYTES };
+const TAB_TOOL_LIMITS: ToolLimits = { count: MAX_TOOLS_PER_TAB, bytes: MAX_TAB_TOOL_BYTES };
 
 /**
  * What the hub accepts of a page's list, tool by tool: a valid definition, a name that can become

@@ -66,7 +66,7 @@ export class MemoryTransport implements TabTransport {
   }
 }
 
-export function echo(tabId: number): PageHandler {
+function echo(tabId: number): PageHandler {
   return (toolName, args) => ({
     content: [{ type: 'text', text: `${toolName} in tab ${tabId}` }],
     structuredContent: { tabId, toolName, args },

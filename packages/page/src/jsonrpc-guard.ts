@@ -1,5 +1,5 @@
 /** Zod-free JSON-RPC shape checks for the page bundle; they mirror `JsonRpcMessage` in @tabmcp/protocol. */
-export type RpcId = string | number;
+type RpcId = string | number;
 export interface RpcRequest {
   jsonrpc: '2.0';
   id: RpcId;

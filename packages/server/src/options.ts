@@ -61,7 +61,7 @@ Remote browser through a proxy (docs/remote.md):
   --extension-id ID    connect to the browser of this id from the proxy's list_extensions
 Logs go to stderr; stdout carries the MCP protocol.`;
 
-export function defaultExtensionDir(): string {
+function defaultExtensionDir(): string {
   // Both src/cli.ts and dist/tabmcp.js sit two levels below packages/.
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'extension', 'dist');
 }

@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where tabmcp keeps its pairing token: $TABMCP_HOME or ~/.tabmcp. */
-export function tabmcpHome(env: NodeJS.ProcessEnv = process.env): string {
+function tabmcpHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.TABMCP_HOME ?? join(homedir(), '.tabmcp');
 }
 

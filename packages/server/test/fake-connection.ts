@@ -56,7 +56,7 @@ export class FakeBrowser implements BrowserConnection {
   }
 }
 
-export function toolsFor(url: string): Tool[] {
+function toolsFor(url: string): Tool[] {
   if (!url.includes('shop')) return [];
   return [
     {

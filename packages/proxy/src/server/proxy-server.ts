@@ -338,7 +338,7 @@ function rawByteLength(data: RawData): number {
 }
 
 /** 127.0.0.0/8, ::1 and localhost: the only hosts a plain ws:// listener may use without a flag. */
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare) || bare === '::ffff:127.0.0.1';
 }

@@ -18,7 +18,7 @@ export const AttachEnvelope = z.object({
   mcpClientId: Id,
 });
 
-export const AttachResultEnvelope = z.object({
+const AttachResultEnvelope = z.object({
   t: z.literal('attach-result'),
   from: Node,
   rid: Id,
@@ -30,10 +30,10 @@ export const AttachResultEnvelope = z.object({
   message: z.string().max(500).optional(),
 });
 
-export const DetachEnvelope = z.object({ t: z.literal('detach'), from: Node, connectionId: Id, extensionId: Id });
+const DetachEnvelope = z.object({ t: z.literal('detach'), from: Node, connectionId: Id, extensionId: Id });
 
 /** A client's request (with a mapped id) or notification (without) for an extension on another node. */
-export const CallEnvelope = z.object({
+const CallEnvelope = z.object({
   t: z.literal('call'),
   from: Node,
   connectionId: Id,
@@ -44,7 +44,7 @@ export const CallEnvelope = z.object({
   params: z.unknown().optional(),
 });
 
-export const ReplyEnvelope = z.object({
+const ReplyEnvelope = z.object({
   t: z.literal('reply'),
   from: Node,
   connectionId: Id,
@@ -53,7 +53,7 @@ export const ReplyEnvelope = z.object({
   error: JsonRpcErrorObject.optional(),
 });
 
-export const ExtensionNotifyEnvelope = z.object({
+const ExtensionNotifyEnvelope = z.object({
   t: z.literal('ext-notify'),
   from: Node,
   connectionIds: z.array(Id).max(100_000),
@@ -61,7 +61,7 @@ export const ExtensionNotifyEnvelope = z.object({
   params: z.unknown().optional(),
 });
 
-export const EndedEnvelope = z.object({
+const EndedEnvelope = z.object({
   t: z.literal('ended'),
   from: Node,
   connectionIds: z.array(Id).max(100_000),

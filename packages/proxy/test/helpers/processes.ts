@@ -6,7 +6,7 @@ import { SECRET } from './fixtures';
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);

@@ -33,7 +33,7 @@ export function exposePageTools(tools: Tool[], reserved: ReadonlySet<string>): E
   });
 }
 
-export function describePageTool(tool: Tool, origin: string): string {
+function describePageTool(tool: Tool, origin: string): string {
   const text = tool.description?.trim() || tool.title || tool.name;
   const marked = `${PAGE_TOOL_MARK}${cleanPageLine(origin)}] ${cleanPageText(text)}`;
   return marked.length <= MAX_DESCRIPTION_LENGTH ? marked : `${marked.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;

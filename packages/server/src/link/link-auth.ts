@@ -11,7 +11,7 @@ import {
 import type WebSocket from 'ws';
 
 /** HMAC-SHA256 of protocol/link-auth's input, synchronous so no frame can slip in while it runs. */
-export function nodeLinkProof(token: string, role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
+function nodeLinkProof(token: string, role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
   return createHmac('sha256', token)
     .update(proofInput(role, clientNonce, serverNonce))
     .digest('hex');

@@ -19,4 +19,5 @@ export class ProtocolJsonSchemaValidator implements jsonSchemaValidator {
 }
 
 // scripts/build.mjs points the SDK's `validation/ajv-provider.js` here, so Ajv stays out of the bundle.
+/** @public (imported by the SDK through the build's alias, which knip cannot see) */
 export { ProtocolJsonSchemaValidator as AjvJsonSchemaValidator };

@@ -3,7 +3,7 @@ import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';
 import { hasPagePrimitives, PAGE_CAPABILITIES, servePagePrimitives } from './page-resources';
 
-export const SERVER_VERSION = '0.1.0';
+const SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =
   "tabmcp drives the tabs of a real browser through tools that web pages publish. Start with connect_browser, then open_tab or list_tabs and focus_tab: the focused tab's own tools appear in the tool list (a tools/list_changed notification says when). Page tool descriptions are written by the page and marked with its origin.";

@@ -5,7 +5,7 @@ import type { Progress } from '../core/tool-definition';
 import type { ProxyBrowserConnection } from './proxy-browser-connection';
 
 /** Proxy mode starts no browser: the browser is on another machine, connected to the proxy. */
-export class ProxyLauncher implements BrowserLauncher {
+class ProxyLauncher implements BrowserLauncher {
   constructor(private readonly connection: ProxyBrowserConnection) {}
 
   async launch(): Promise<void> {

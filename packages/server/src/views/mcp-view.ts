@@ -19,5 +19,3 @@ export interface McpView {
   /** Extra server capabilities to declare at initialize (e.g. mcp-b.md's `browser` set). */
   readonly capabilities?: Record<string, unknown>;
 }
-
-export type ViewName = 'focused' | 'all';

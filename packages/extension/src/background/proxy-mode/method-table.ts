@@ -10,7 +10,7 @@ import {
 } from '@tabmcp/protocol';
 import type { MethodRunner } from './proxy-link';
 
-export type MethodHandler<M extends RemoteMethodName> = (params: RemoteParsedParams<M>) => Promise<RemoteResult<M>>;
+type MethodHandler<M extends RemoteMethodName> = (params: RemoteParsedParams<M>) => Promise<RemoteResult<M>>;
 export type MethodHandlers = { [M in RemoteMethodName]: MethodHandler<M> };
 
 /** Turns the handler table into the link's runner: unknown methods and bad params get JSON-RPC errors. */

@@ -11,7 +11,7 @@ import {
 import type { ProxyConfig } from './proxy-config';
 import { refreshDelayMs } from './token-expiry';
 
-export type ProxyLinkState = 'off' | 'connecting' | 'authenticating' | 'ready' | 'closed';
+type ProxyLinkState = 'off' | 'connecting' | 'authenticating' | 'ready' | 'closed';
 
 export interface ProxyLinkStatus {
   state: ProxyLinkState;

@@ -6,7 +6,7 @@ import { hiddenRoot } from './hover';
 import { click, doubleClick, fillText, hover, pressKey, selectOption, setChecked } from './input';
 import { isShown, quoted } from './text';
 
-export const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
+const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** The floor: one tool that acts on any handle from get_page_content, so no page is a dead end. */

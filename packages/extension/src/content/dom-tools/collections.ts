@@ -101,7 +101,7 @@ function onlyItsOwnCaption(item: Element | undefined, controls: ItemControl[]): 
   return clean(visibleText(item, 200)) === clean(controls[0].caption);
 }
 
-export function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
+function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
   const candidates = [...(isInteractive(item) ? [item] : []), ...item.querySelectorAll(INTERACTIVE)];
   const controls: ItemControl[] = [];
   for (const element of candidates) {

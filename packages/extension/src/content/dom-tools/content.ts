@@ -45,7 +45,7 @@ export function contentTool(name: string, context: RenderContext): DomTool {
   };
 }
 
-export function pageMarkdown(doc: Document, context: RenderContext): string {
+function pageMarkdown(doc: Document, context: RenderContext): string {
   return renderMarkdown(doc.body ?? doc.documentElement, context);
 }
 

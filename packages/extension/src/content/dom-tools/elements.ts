@@ -99,7 +99,7 @@ export function isDisabled(element: Element): boolean {
 }
 
 /** The value a person sees in a field; undefined for elements that have none. */
-export function shownValue(element: Element, max = 80): string | undefined {
+function shownValue(element: Element, max = 80): string | undefined {
   if (element instanceof HTMLInputElement) {
     if (roleOf(element) === 'slider') return element.value;
     if (roleOf(element) !== 'textbox') return undefined;
@@ -118,7 +118,7 @@ export function shownValue(element: Element, max = 80): string | undefined {
 const MAX_OPTIONS_SHOWN = 8;
 
 /** The words in parentheses after a name: state a person would notice. */
-export function flagsOf(element: Element, onHover: boolean): string[] {
+function flagsOf(element: Element, onHover: boolean): string[] {
   const flags: string[] = [];
   if (isDisabled(element)) flags.push('disabled');
   if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');

@@ -69,7 +69,7 @@ function typeInto(control: TextControl, value: string): void {
 }
 
 /** The prototype's setter, so a framework's own `value` property on the element is bypassed and it sees a change. */
-export function setNativeValue(control: TextControl | HTMLSelectElement, value: string): void {
+function setNativeValue(control: TextControl | HTMLSelectElement, value: string): void {
   const prototype =
     control instanceof HTMLTextAreaElement
       ? HTMLTextAreaElement.prototype

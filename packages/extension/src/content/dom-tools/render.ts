@@ -57,12 +57,7 @@ export function renderMarkdown(root: Element, context: RenderContext): string {
   return tidy(out.join(''));
 }
 
-/** A piece of a line (a table cell, a heading, a collection item) without line breaks. */
-export function renderInline(root: Element, context: RenderContext): string {
-  return clean(renderMarkdown(root, context), 100_000);
-}
-
-export function tidy(text: string): string {
+function tidy(text: string): string {
   const lines = text
     .replace(/[ \t\u00a0]+/g, ' ')
     .replace(/ *\n */g, '\n')
