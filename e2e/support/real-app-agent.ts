@@ -152,14 +152,8 @@ export const tabmcpScript: TaskScript = async (agent, url, task) => {
       'the add action',
       JSON.stringify(results),
     );
-    // Two results are called "Blue mug": the agent reads them to pick the Kiln House one by index.
-    const page = await agent.call('get_page_content', {});
-    const cards = page.split(/\n(?=### )/).slice(1);
-    const index = cards.findIndex((card) => /^### Blue mug/.test(card) && /Kiln House/.test(card));
-    await agent.call(results.name, {
-      item: must(index >= 0 ? index : undefined, 'the Kiln House mug', page),
-      action: add,
-    });
+    // Two results are called "Blue mug": the agent names the one it wants as the task does.
+    await agent.call(results.name, { item: 'Kiln House blue mug', action: add });
   }
 };
 

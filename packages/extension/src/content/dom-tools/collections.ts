@@ -310,7 +310,14 @@ function pickItem(
   const needle = clean(wanted, 300).toLowerCase();
   const texts = items.map((item) => visibleText(item, 300).toLowerCase());
   const exact = texts.flatMap((text, index) => (text === needle ? [index] : []));
-  const partial = exact.length ? exact : texts.flatMap((text, index) => (text.includes(needle) ? [index] : []));
+  const words = needle.split(/\s+/).filter(Boolean);
+  const partial = exact.length
+    ? exact
+    : firstNonEmpty(
+        texts.flatMap((text, index) => (text.includes(needle) ? [index] : [])),
+        // "Kiln House blue mug": every word in one item, in any order.
+        texts.flatMap((text, index) => (words.length > 1 && words.every((word) => text.includes(word)) ? [index] : [])),
+      );
   if (partial.length === 1) return byIndex(partial[0] as number);
   if (partial.length > 1)
     return {
@@ -321,4 +328,8 @@ function pickItem(
   return {
     error: `No item of ${listName} matches ${quoted(wanted, 40)}. Items: ${shown.join(', ')}${items.length > 5 ? ', …' : ''}.`,
   };
+}
+
+function firstNonEmpty(...lists: number[][]): number[] {
+  return lists.find((list) => list.length > 0) ?? [];
 }
