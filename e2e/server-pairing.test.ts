@@ -64,6 +64,6 @@ describe('pairing your own Chrome through the options page', () => {
 
     const connected = await agent.call('connect_browser');
     assert.notEqual(connected.isError, true, textOf(connected));
-    assert.match(textOf(connected), /"connected": true/);
+    assert.match(textOf(connected), /"connected":true/);
   });
 });

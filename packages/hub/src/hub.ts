@@ -1,5 +1,6 @@
 import {
   type AuditEntry,
+  asCallToolResult,
   type BrowserCapabilities,
   CallToolResult,
   type ContentToBackground,

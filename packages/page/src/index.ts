@@ -1,5 +1,6 @@
 export { type ClientOptions, McpWindowClient, McpWindowClient as McpWindowClientSDK } from './client';
 export { type JsonSchema, validateJsonSchema } from './json-schema';
+export type { PageMcpApi } from './mcp-dispatch';
 export {
   McpWindowProvider,
   McpWindowProvider as McpWindowProviderSDK,

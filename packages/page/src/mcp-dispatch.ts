@@ -18,9 +18,25 @@ export function toMcpNotification(detail: McpNotificationDetail | undefined) {
   return { jsonrpc: '2.0' as const, method, ...(detail.uri ? { params: { uri: detail.uri } } : {}) };
 }
 
+/**
+ * A page's `window.mcp` as found in the wild: `listTools` and `callTool` at least, the rest
+ * optional (mcp-window.md lists eight methods; hand-written objects often have only those two).
+ */
+export type PageMcpApi = Pick<WindowMcpApi, 'listTools' | 'callTool' | keyof EventTarget> &
+  Partial<Omit<WindowMcpApi, 'listTools' | 'callTool' | keyof EventTarget>>;
+
+/** What a page without getCapabilities offers: what its methods show. */
+function capabilitiesOf(api: PageMcpApi) {
+  return {
+    tools: {},
+    ...(api.listResources ? { resources: {} } : {}),
+    ...(api.listPrompts ? { prompts: {} } : {}),
+  };
+}
+
 /** Answers one MCP request with a `WindowMcpApi`: the server half shared by every postMessage face. */
 export async function answerMcpRequest(
-  api: WindowMcpApi,
+  api: PageMcpApi,
   request: RpcRequest,
   serverMeta?: Record<string, unknown>,
 ): Promise<unknown> {
@@ -28,7 +44,10 @@ export async function answerMcpRequest(
   switch (request.method) {
     case 'initialize': {
       const asked = typeof params.protocolVersion === 'string' ? params.protocolVersion : '';
-      const [serverInfo, capabilities] = await Promise.all([api.getServerInfo(), api.getCapabilities()]);
+      const [serverInfo, capabilities] = await Promise.all([
+        api.getServerInfo?.() ?? { name: 'window.mcp', version: '0' },
+        api.getCapabilities?.() ?? capabilitiesOf(api),
+      ]);
       return {
         protocolVersion: SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : SUPPORTED_PROTOCOL_VERSIONS[0],
         capabilities,
@@ -43,21 +62,23 @@ export async function answerMcpRequest(
     case 'tools/call':
       return api.callTool(params as { name: string; arguments?: Record<string, unknown> });
     case 'resources/list': {
-      const { resources } = await api.listResources();
-      return { resources };
+      const listed = await api.listResources?.();
+      return { resources: listed?.resources ?? [] };
     }
     case 'resources/templates/list': {
-      const { resourceTemplates } = await api.listResources();
-      return { resourceTemplates: resourceTemplates ?? [] };
+      const listed = await api.listResources?.();
+      return { resourceTemplates: listed?.resourceTemplates ?? [] };
     }
     case 'resources/read':
+      if (!api.readResource) throw new ProtocolError(ErrorCode.MethodNotFound, 'This page has no resources');
       return api.readResource(params as { uri: string });
     case 'resources/subscribe':
     case 'resources/unsubscribe':
       return {};
     case 'prompts/list':
-      return api.listPrompts();
+      return (await api.listPrompts?.()) ?? { prompts: [] };
     case 'prompts/get':
+      if (!api.getPrompt) throw new ProtocolError(ErrorCode.MethodNotFound, 'This page has no prompts');
       return api.getPrompt(params as { name: string; arguments?: Record<string, string> });
     default:
       throw new ProtocolError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`);

@@ -1,6 +1,6 @@
 import { DEFAULT_TAB_CHANNEL, ErrorCode, isTabEnvelope, tabEnvelope } from '@tabmcp/protocol/light';
 import { isRpcNotification, isRpcRequest } from './jsonrpc-guard';
-import { answerMcpRequest, errorOf, toMcpNotification } from './mcp-dispatch';
+import { answerMcpRequest, errorOf, type PageMcpApi, toMcpNotification } from './mcp-dispatch';
 import { MCP_NOTIFICATION_EVENT, type McpNotificationDetail, type WindowMcpApi } from './types';
 
 export interface TabServerOptions {
@@ -20,7 +20,7 @@ export interface TabServer {
  * `TabServerTransport`: the extension's content script, or any `TabClientTransport`, can connect.
  * Only messages from this same window are accepted, and replies never leave it.
  */
-export function serveTab(api: WindowMcpApi, options: TabServerOptions = {}): TabServer {
+export function serveTab(api: PageMcpApi, options: TabServerOptions = {}): TabServer {
   const win = options.window ?? window;
   const channel = options.channel ?? DEFAULT_TAB_CHANNEL;
   const targetOrigin = win.location.origin === 'null' ? '*' : win.location.origin;

@@ -41,6 +41,18 @@ export type CallToolResult = z.infer<typeof CallToolResult>;
 export const ToolArguments = z.record(z.string(), z.unknown());
 export type ToolArguments = z.infer<typeof ToolArguments>;
 
+/**
+ * What a page answered, as a CallToolResult: a result with a `content` array stands as it is (the
+ * schema checks it); anything else a page's own code returned (an object, a string, a number) is
+ * the text of the result, so the agent sees it instead of an empty answer.
+ */
+export function asCallToolResult(value: unknown): unknown {
+  if (typeof value === 'object' && value !== null && Array.isArray((value as { content?: unknown }).content))
+    return value;
+  if (value === undefined) return { content: [] };
+  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }] };
+}
+
 export function textResult(text: string, isError = false): CallToolResult {
   return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
 }

@@ -1,4 +1,4 @@
-import { serveTab, type WindowMcpApi } from '@tabmcp/page';
+import { type PageMcpApi, serveTab } from '@tabmcp/page';
 import type { ToolSource } from '@tabmcp/protocol';
 import { BRIDGE_CHANNEL, SOURCE_META_KEY } from './channel';
 import { findFormTools } from './declarative-forms';
@@ -20,14 +20,14 @@ const LOOK_OFTEN_EVERY_MS = 100;
 const LOOK_FOR_MS = 60_000;
 const LOOK_SELDOM_EVERY_MS = 1_000;
 
-function findWindowMcp(): WindowMcpApi | undefined {
+function findWindowMcp(): PageMcpApi | undefined {
   const candidate = (window as { mcp?: unknown }).mcp;
   if (typeof candidate !== 'object' || candidate === null) return undefined;
   const record = candidate as Record<string, unknown>;
-  return API_METHODS.every((method) => typeof record[method] === 'function') ? (candidate as WindowMcpApi) : undefined;
+  return API_METHODS.every((method) => typeof record[method] === 'function') ? (candidate as PageMcpApi) : undefined;
 }
 
-function serve(api: WindowMcpApi, source: () => ToolSource): void {
+function serve(api: PageMcpApi, source: () => ToolSource): void {
   serveTab(api, {
     channel: BRIDGE_CHANNEL,
     get serverMeta() {

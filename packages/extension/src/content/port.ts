@@ -1,5 +1,6 @@
 import type { TabClient } from '@tabmcp/page';
 import {
+  asCallToolResult,
   BackgroundToContent,
   CallToolResult,
   type ContentToBackground,
@@ -7,6 +8,9 @@ import {
   PORT_NAME,
   validate,
 } from '@tabmcp/protocol';
+
+/** Starts the error for a page answer that is no tool result (the server's hint keys on it). */
+const NOT_A_RESULT = 'the page answered with something that is not a tool result';
 
 export interface TabPort {
   post(message: ContentToBackground): void;
@@ -56,12 +60,16 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
       client.request('tools/call', { name: request.params.toolName, arguments: request.params.args }).then(
         (payload) => {
           // The page is untrusted: its answer must be a CallToolResult before it leaves the tab.
-          const checked = validate(CallToolResult, payload, 'tool result');
+          const checked = validate(CallToolResult, asCallToolResult(payload), 'tool result');
           safePost(
             current,
             checked.ok
               ? { jsonrpc: '2.0', id: request.id, result: { success: true, payload: checked.value } }
-              : { jsonrpc: '2.0', id: request.id, result: { success: false, payload: checked.error.message } },
+              : {
+                  jsonrpc: '2.0',
+                  id: request.id,
+                  result: { success: false, payload: `${NOT_A_RESULT} (${checked.error.message})` },
+                },
           );
         },
         (error: unknown) =>

@@ -200,9 +200,11 @@ export class BrowserSession {
       const hint =
         error instanceof ProtocolError && error.code === ErrorCode.BrowserNotConnected
           ? 'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself when the extension dials in again: call list_tabs in a moment, or connect_browser.'
-          : this.#tabs.has(tabId)
-            ? 'The page may be busy or reloading; try again, or call list_tabs.'
-            : 'The tab is gone; call list_tabs and focus_tab to pick another.';
+          : errorMessage(error).includes('not a tool result')
+            ? "Calling it again will not help: the site's tool is faulty. Read the page with get_page_content instead, if the tab offers it."
+            : this.#tabs.has(tabId)
+              ? 'The page may be busy or reloading; try again, or call list_tabs.'
+              : 'The tab is gone; call list_tabs and focus_tab to pick another.';
       return errorResult(`The page tool "${tool.name}" in tab ${tabId} failed: ${errorMessage(error)}. ${hint}`);
     }
   }
