@@ -22,6 +22,9 @@ export class FakeBrowser implements BrowserConnection {
   async openTab(url: string, focus: boolean) {
     const tab = { id: this.nextId++, title: 'Loading...', url, tools: toolsFor(url) };
     this.tabs.set(tab.id, tab);
+    // As Chromium does: chrome.tabs.onCreated reaches tabmcp before the openTab answer, a turn earlier.
+    this.emit({ type: 'tabCreated', tab });
+    await new Promise((turn) => setImmediate(turn));
     return { tab, focused: focus, toolsReady: true };
   }
 
@@ -33,6 +36,8 @@ export class FakeBrowser implements BrowserConnection {
 
   async closeTab(tabId: number) {
     this.tabs.delete(tabId);
+    this.emit({ type: 'tabClosed', tabId });
+    await new Promise((turn) => setImmediate(turn));
     return { closed: true as const, tabId };
   }
 

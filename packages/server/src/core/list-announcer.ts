@@ -7,6 +7,8 @@ export class ListAnnouncer {
   readonly #announce: () => void;
   #announced: string;
   #scheduled = false;
+  #held = 0;
+  #pending = false;
 
   constructor(current: () => unknown, announce: () => void) {
     this.#current = current;
@@ -14,7 +16,28 @@ export class ListAnnouncer {
     this.#announced = JSON.stringify(current());
   }
 
+  /**
+   * Runs `work` as one transition: what changes while it runs (a tab created, then focused, each
+   * reported by its own event) is announced once, when it ends.
+   */
+  async transition<T>(work: () => Promise<T>): Promise<T> {
+    this.#held++;
+    try {
+      return await work();
+    } finally {
+      this.#held--;
+      if (this.#held === 0 && this.#pending) {
+        this.#pending = false;
+        this.schedule();
+      }
+    }
+  }
+
   schedule(): void {
+    if (this.#held > 0) {
+      this.#pending = true;
+      return;
+    }
     if (this.#scheduled) return;
     this.#scheduled = true;
     queueMicrotask(() => {

@@ -157,7 +157,7 @@ export class BrowserSession {
         return errorResult(`Invalid arguments for ${name}: ${problems.join('; ')}`);
       }
       try {
-        return await core.run(parsed.data, progress);
+        return await this.#announcer.transition(() => core.run(parsed.data, progress));
       } catch (error) {
         return errorResult(`${name} failed: ${errorMessage(error)}`);
       }
