@@ -90,7 +90,7 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     };
     const pendingTab = listed.tabs.find((tab) => tab.id === tabId);
     assert.equal(pendingTab?.toolCount, 0);
-    assert.match(pendingTab?.note ?? '', /site not allowed: open the tabmcp popup/);
+    assert.match(pendingTab?.note ?? '', /the site is not allowed yet\. The user allows it in the tabmcp popup/);
     assert.ok(!(await hubNames()).some((name) => name.includes(pendingDomain)));
     const refused = await tabmcp.call(`website_tool_${pendingDomain}_tab1_whoami`);
     assert.equal(refused.isError, true);

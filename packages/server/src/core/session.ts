@@ -420,11 +420,7 @@ export class BrowserSession {
         url: tab.url,
         focused: tab.id === this.#focusedTabId,
         toolCount: tab.tools.length,
-        ...(tab.siteAccess && tab.siteAccess !== 'allowed'
-          ? {
-              note: `site ${tab.siteAccess === 'blocked' ? 'blocked' : 'not allowed'}: open the tabmcp popup to allow it`,
-            }
-          : {}),
+        ...siteNote(tab),
       })),
       focusedTabId: this.#focusedTabId,
     };
@@ -460,13 +456,21 @@ export class BrowserSession {
     this.#tabs.set(tab.id, tab);
     if (focus) this.#setFocus(tab.id);
     else this.#announcer.schedule();
+    const held = siteNote(this.#tabs.get(tab.id) ?? tab);
     return jsonResult({
       tab: { id: tab.id, title: tab.title, url: tab.url },
       focused: focus,
-      toolsAvailable: focus ? this.#pageTools.map((entry) => entry.exposedName) : tab.tools.map((t) => t.name),
-      ...(opened.toolsReady
-        ? {}
-        : { note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.' }),
+      // The names the agent will call them by, whether or not the tab is focused.
+      toolsAvailable: focus
+        ? this.#pageTools.map((entry) => entry.exposedName)
+        : exposePageTools(tab.tools, new Set(this.#coreTools.keys())).map((entry) => entry.exposedName),
+      ...(held.note
+        ? held
+        : opened.toolsReady
+          ? {}
+          : {
+              note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.',
+            }),
     });
   }
 
@@ -476,7 +480,17 @@ export class BrowserSession {
         `No tab with id ${tabId}. Open tabs: ${[...this.#tabs.keys()].join(', ') || 'none'}. Call list_tabs.`,
       );
     }
-    const { tab } = await this.#connection.focusTab(tabId);
+    let tab: TabInfo;
+    try {
+      ({ tab } = await this.#connection.focusTab(tabId));
+    } catch (error) {
+      // The browser no longer has it (closed while the event was on its way): forget it too.
+      if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
+      this.#removeTab(tabId);
+      return errorResult(
+        `Tab ${tabId} is gone from the browser. Open tabs: ${[...this.#tabs.keys()].join(', ') || 'none'}. Call list_tabs.`,
+      );
+    }
     const state = this.#tabs.get(tabId);
     if (state) Object.assign(state, { title: tab.title, url: tab.url });
     this.#setFocus(tabId);
@@ -484,6 +498,7 @@ export class BrowserSession {
       success: true,
       tab: { id: tabId, title: tab.title, url: tab.url },
       toolsAvailable: this.#pageTools.map((entry) => entry.exposedName),
+      ...(state ? siteNote(state) : {}),
     });
   }
 
@@ -604,5 +619,13 @@ function toTabState(tab: TabInfo): TabState {
     url: tab.url,
     tools: tab.tools ?? [],
     ...(tab.siteAccess ? { siteAccess: tab.siteAccess } : {}),
+  };
+}
+
+/** Why a tab's tools are held back, and the step that releases them (list_tabs, open_tab, focus_tab). */
+function siteNote(tab: { siteAccess?: string }): { note?: string } {
+  if (!tab.siteAccess || tab.siteAccess === 'allowed') return {};
+  return {
+    note: `Its tools are held back: the site is ${tab.siteAccess === 'blocked' ? 'blocked' : 'not allowed yet'}. The user allows it in the tabmcp popup (toolbar icon); the tools then appear with a tools/list_changed notification.`,
   };
 }
