@@ -9,6 +9,7 @@ import { serveStdioBothEras } from './mcp/serve-stdio';
 import { type CliOptions, parseCliOptions, USAGE } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
+import { TABMCP_VERSION } from './version';
 import { AllView } from './views/all-view';
 
 /** When this process joined another tabmcp, --launch starts a browser only if none is connected yet. */
@@ -22,8 +23,13 @@ async function main(): Promise<void> {
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
     process.exit(2);
   }
+  // Asked-for output goes to stdout; this process is not serving MCP then.
   if (options.help) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (options.version) {
+    process.stdout.write(`${TABMCP_VERSION}\n`);
     return;
   }
   if (options.proxy !== undefined) {

@@ -28,6 +28,7 @@ export interface CliOptions {
   /** With --proxy: read the JWT from this file at every (re)connect, so a refreshed token is picked up. */
   tokenFile: string | undefined;
   help: boolean;
+  version: boolean;
 }
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
@@ -50,6 +51,7 @@ Usage: tabmcp [options]
   --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
                        every client gets its own session (focus, tools)
   -h, --help           this text
+  -v, --version        print the version
 
 Several tabmcp processes share one browser: the first owns the port, later ones join it.
 
@@ -59,6 +61,12 @@ Remote browser through a proxy (docs/remote.md):
   --token-file PATH    read the proxy token from this file at every (re)connect (for rotated tokens)
   --browser-name NAME  connect to the browser of this name (default: the only or first one)
   --extension-id ID    connect to the browser of this id from the proxy's list_extensions
+Environment:
+  CHROME_PATH          the browser to launch when --browser is not given
+  TABMCP_HOME          where the pairing token is kept (default ~/.tabmcp)
+  TABMCP_PROXY_TOKEN   the proxy access token for --proxy
+  TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
+  TABMCP_LOG=silent    no log lines on stderr
 Logs go to stderr; stdout carries the MCP protocol.`;
 
 function defaultExtensionDir(): string {
@@ -88,6 +96,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
       'extension-id': { type: 'string' },
       'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', short: 'v', default: false },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -117,6 +126,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     extensionId: values['extension-id'],
     tokenFile: values['token-file'] ? resolve(values['token-file']) : undefined,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }
 

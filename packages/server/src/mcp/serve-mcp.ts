@@ -1,9 +1,8 @@
 import { type CallToolResult, Server, type Transport } from '@modelcontextprotocol/server';
+import { TABMCP_VERSION } from '../version';
 import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';
 import { hasPagePrimitives, PAGE_CAPABILITIES, servePagePrimitives } from './page-resources';
-
-const SERVER_VERSION = '0.1.0';
 
 const INSTRUCTIONS =
   "tabmcp drives the tabs of a real browser through tools that web pages publish. Start with connect_browser, then open_tab or list_tabs and focus_tab: the focused tab's own tools appear in the tool list (a tools/list_changed notification says when). Page tool descriptions are written by the page and marked with its origin.";
@@ -32,7 +31,7 @@ const CACHE_HINTS = {
  */
 export function createMcpServer(view: McpView, options: { announceChanges?: boolean } = {}): Server {
   const server = new Server(
-    { name: 'tabmcp', title: 'tabmcp: tools from your browser tabs', version: SERVER_VERSION },
+    { name: 'tabmcp', title: 'tabmcp: tools from your browser tabs', version: TABMCP_VERSION },
     {
       capabilities: {
         ...view.capabilities,
