@@ -115,8 +115,10 @@ async function main(): Promise<void> {
     });
   }
   if (options.launch) {
+    // A peer waits a moment for the owner's browser; meanwhile its join tells whether the port is tabmcp's at all.
     const alreadyUp = link.role === 'peer' && (await first.endpoint.waitUntilUp(PEER_LAUNCH_GRACE_MS));
-    if (!alreadyUp)
+    if (link.portProblem) log('browser.not-launched', { reason: link.portProblem });
+    else if (!alreadyUp)
       launcher.launch().catch((error: unknown) => log('browser.launch-failed', { message: String(error) }));
   }
   // Over HTTP each client gets its own session; the first one only served to decide --launch.

@@ -26,6 +26,8 @@ export type BrowserEvent =
 export interface BrowserConnection {
   readonly isUp: boolean;
   waitUntilUp(timeoutMs: number): Promise<boolean>;
+  /** Why the browser cannot be reached at all now (a foreign program on the port), if so. */
+  linkProblem?(): string | undefined;
   connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }>;
   openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult>;
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;

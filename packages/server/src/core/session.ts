@@ -377,6 +377,9 @@ export class BrowserSession {
   }
 
   async #connectBrowser(launch: boolean, progress: Progress): Promise<CallToolResult> {
+    const problem = this.#connection.linkProblem?.();
+    // Nothing to wait for and nothing to launch: no browser can reach this process.
+    if (problem && !this.#connection.isUp) return jsonResult({ connected: false, error: problem }, true);
     if (!this.#connection.isUp) {
       if (launch) {
         if (!this.#launcher) return errorResult('Launching is disabled in this tabmcp server.');

@@ -38,9 +38,20 @@ export class LinkEndpoint implements BrowserConnection {
 
   readonly #requestTimeoutMs: number;
 
-  constructor(log?: (event: string, details?: Record<string, unknown>) => void, requestTimeoutMs?: number) {
+  constructor(
+    log?: (event: string, details?: Record<string, unknown>) => void,
+    requestTimeoutMs?: number,
+    portProblem?: () => string | undefined,
+  ) {
     this.#log = log ?? (() => {});
     this.#requestTimeoutMs = requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    this.#portProblem = portProblem ?? (() => undefined);
+  }
+
+  readonly #portProblem: () => string | undefined;
+
+  linkProblem(): string | undefined {
+    return this.#portProblem();
   }
 
   get isUp(): boolean {

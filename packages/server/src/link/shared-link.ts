@@ -1,3 +1,4 @@
+import { createServer } from 'node:net';
 import { errorMessage } from '@tabmcp/protocol';
 import { LinkEndpoint } from './link-endpoint';
 import { PeerLink, type PeerOpenFailure } from './peer-link';
@@ -21,6 +22,7 @@ const MAX_RETRY_MS = 5_000;
  * it, the others join the winner, and the extension dials the port again.
  */
 export class SharedBrowserLink {
+  #portProblem: string | undefined;
   readonly #options: SharedLinkOptions;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   readonly #endpoints = new Map<LinkEndpoint, () => void>();
@@ -52,8 +54,16 @@ export class SharedBrowserLink {
     return this.#role;
   }
 
+  /**
+   * Why no browser can be reached through this port now: it is held by a program that is not
+   * tabmcp, or by a tabmcp with another pairing token. Undefined while all is well.
+   */
+  get portProblem(): string | undefined {
+    return this.#portProblem;
+  }
+
   createEndpoint(): LinkEndpoint {
-    const endpoint = new LinkEndpoint(this.#log);
+    const endpoint = new LinkEndpoint(this.#log, undefined, () => this.#portProblem);
     this.#endpoints.set(endpoint, () => {});
     if (this.#role !== 'none') void this.#bind(endpoint);
     return endpoint;
@@ -92,6 +102,7 @@ export class SharedBrowserLink {
     try {
       await server.start();
       this.#server = server;
+      this.#portProblem = undefined;
       this.#setRole('owner');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
@@ -116,8 +127,16 @@ export class SharedBrowserLink {
     } catch (error) {
       const kind = (error as { kind?: PeerOpenFailure }).kind;
       this.#log('peer.join-failed', { port: this.#options.port, kind, message: errorMessage(error) });
+      if (kind === 'not-tabmcp' || kind === 'refused') {
+        const free = await freeLoopbackPort().catch(() => this.#options.port + 1);
+        this.#portProblem =
+          kind === 'refused'
+            ? `Port ${this.#options.port} is held by another tabmcp with a different pairing token; restart this one with --port ${free} (and pair the extension with it), or with the same token.`
+            : `Port ${this.#options.port} is used by another program (not tabmcp); restart tabmcp with --port ${free}, or stop that program.`;
+      }
       return false;
     }
+    this.#portProblem = undefined;
     this.#log('peer.joined-owner', { port: this.#options.port });
     peer.onclose = () => {
       this.#log('peer.owner-gone', { port: this.#options.port });
@@ -145,4 +164,18 @@ export class SharedBrowserLink {
     this.#log('link.role', { role, port: this.#options.port });
     this.onrolechange?.(role);
   }
+}
+
+/** A port nobody listens on now, to suggest in place of a taken one. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
 }
