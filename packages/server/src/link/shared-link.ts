@@ -129,10 +129,11 @@ export class SharedBrowserLink {
       this.#log('peer.join-failed', { port: this.#options.port, kind, message: errorMessage(error) });
       if (kind === 'not-tabmcp' || kind === 'refused') {
         const free = await freeLoopbackPort().catch(() => this.#options.port + 1);
-        this.#portProblem =
-          kind === 'refused'
-            ? `Port ${this.#options.port} is held by another tabmcp with a different pairing token; restart this one with --port ${free} (and pair the extension with it), or with the same token.`
-            : `Port ${this.#options.port} is used by another program (not tabmcp); restart tabmcp with --port ${free}, or stop that program.`;
+        // A listener that fails the token proof is most likely a tabmcp paired with another token.
+        const otherToken = kind === 'refused' || /pairing token/i.test(errorMessage(error));
+        this.#portProblem = otherToken
+          ? `Port ${this.#options.port} is held by another tabmcp with a different pairing token; restart this one with --port ${free} (and pair the extension with it), or with the same token.`
+          : `Port ${this.#options.port} is used by another program (not tabmcp); restart tabmcp with --port ${free}, or stop that program.`;
       }
       return false;
     }
