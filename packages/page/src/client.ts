@@ -178,8 +178,25 @@ export class McpWindowClient extends EventTarget {
     const api = await waitForProvider(this.#win, namespace, timeoutMs);
     const requestTimeoutMs = this.#options.requestTimeoutMs ?? 30_000;
     const onNotification = (event: Event) => this.#dispatch((event as CustomEvent<McpNotificationDetail>).detail);
+    // Both answers are bounded like every request, and a failed connect leaves no listener behind.
+    const bounded = <T>(what: string, pending: Promise<T>) =>
+      withTimeout(
+        pending,
+        timeoutMs,
+        () => new ProtocolError(ErrorCode.RequestTimeout, `The provider did not answer ${what} within ${timeoutMs} ms`),
+      );
     api.addEventListener(MCP_NOTIFICATION_EVENT, onNotification);
-    const [info, capabilities] = await Promise.all([api.getServerInfo(), api.getCapabilities()]);
+    let info: Awaited<ReturnType<typeof api.getServerInfo>>;
+    let capabilities: Awaited<ReturnType<typeof api.getCapabilities>>;
+    try {
+      [info, capabilities] = await Promise.all([
+        bounded('getServerInfo', api.getServerInfo()),
+        bounded('getCapabilities', api.getCapabilities()),
+      ]);
+    } catch (error) {
+      api.removeEventListener(MCP_NOTIFICATION_EVENT, onNotification);
+      throw error;
+    }
     return {
       info,
       capabilities,

@@ -175,6 +175,33 @@ describe('McpWindowClient', () => {
   });
 });
 
+describe('McpWindowClient.connect (issue 14, defect 16)', () => {
+  // The timeout turns the old hang into a failure rather than a test that never ends.
+  it('gives up on a provider whose getServerInfo never answers, and leaves no listener behind', {
+    timeout: 5_000,
+  }, async () => {
+    const [page] = createRealms('https://shop.example');
+    assert.ok(page);
+    const provider = new McpWindowProvider({ name: 'p', version: '1' });
+    provider.getServerInfo = () => new Promise(() => {});
+    let listeners = 0;
+    const add = provider.addEventListener.bind(provider);
+    const remove = provider.removeEventListener.bind(provider);
+    provider.addEventListener = (...args: Parameters<typeof add>) => {
+      listeners++;
+      add(...args);
+    };
+    provider.removeEventListener = (...args: Parameters<typeof remove>) => {
+      listeners--;
+      remove(...args);
+    };
+    provider.exposeOnWindow('mcp', page);
+    const client = new McpWindowClient({ window: asWindow(page.self), connectTimeoutMs: 50 });
+    await assert.rejects(client.connect(), /did not answer getServerInfo within 50 ms/);
+    assert.equal(listeners, 0);
+  });
+});
+
 describe('serveWindow limits', () => {
   it('answers an oversized request with an error instead of running it', async () => {
     const [parent, child] = createRealms('https://assistant.example', 'https://shop.example');
