@@ -26,7 +26,7 @@ export interface ClientOptions {
   target?: Window | HTMLIFrameElement | 'parent';
   /** Same-window provider's property name; default `mcp`. */
   namespace?: string;
-  /** Cross-window: the origins the provider may have. Required there; `'*'` must be written out. */
+  /** Cross-window: the origins the provider may have; default the page's own origin. `'*'` must be written out. */
   allowedOrigins?: string[];
   /** Cross-window channel; default MCP-B's `mcp-iframe`. */
   channel?: string;
