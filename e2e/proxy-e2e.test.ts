@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ID } from '@tabmcp/protocol';
-import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
+import { type ProxyServer, signToken, silentLogger, startProxy } from '@tabmcp/proxy';
 import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
 import { loadOrCreateToken } from '../packages/server/src/pairing';
@@ -22,6 +22,7 @@ import {
   startTestSite,
   type TestSite,
 } from './proxy-harness';
+import { startStdioMcp } from './support/stdio-client';
 
 const BROWSER = 'E2E Chromium';
 
@@ -229,6 +230,27 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
         await exited;
       }
       rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('needs no --proxy when the token carries connection_url (issue 14, defect 17)', async () => {
+    const named = await signToken({
+      secret: SECRET,
+      userId: 'user-e2e',
+      ttl: '1h',
+      claims: { connection_url: proxy.url },
+    });
+    const client = await startStdioMcp({
+      args: [serverBin, '--browser-name', BROWSER],
+      env: { TABMCP_PROXY_TOKEN: named },
+      clientName: 'tabmcp-connection-url',
+    });
+    try {
+      const connected = await client.call('connect_browser');
+      assert.notEqual(connected.isError, true, textOf(connected));
+      assert.match(client.stderr(), /"event":"proxy.mode"/);
+    } finally {
+      await client.close();
     }
   });
 

@@ -9,6 +9,7 @@ import { serveStdioBothEras } from './mcp/serve-stdio';
 import { type CliOptions, parseCliOptions, USAGE } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
+import { impliedProxyUrl } from './proxy-client/token-claims';
 import { TABMCP_VERSION } from './version';
 import { AllView } from './views/all-view';
 
@@ -32,10 +33,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${TABMCP_VERSION}\n`);
     return;
   }
-  if (options.proxy !== undefined) {
+  const proxy = options.proxy ?? impliedProxyUrl(options.tokenFile);
+  if (proxy !== undefined) {
     // Loaded on demand: a default run keeps the proxy client (and the HTTP transport) out of memory.
     const { runProxyClient } = await import('./proxy-client/run-proxy-client');
-    await runProxyClient({ ...options, proxy: options.proxy }, createLogger());
+    await runProxyClient({ ...options, proxy }, createLogger());
     return;
   }
   const token = options.token ?? loadOrCreateToken();

@@ -57,7 +57,8 @@ Several tabmcp processes share one browser: the first owns the port, later ones 
 
 Remote browser through a proxy (docs/remote.md):
   --proxy URL          ws:// or wss:// address of a tabmcp proxy; --token is then its access token
-                       (a JWT; or set TABMCP_PROXY_TOKEN)
+                       (a JWT; or set TABMCP_PROXY_TOKEN). Not needed when the token given by
+                       --token-file or TABMCP_PROXY_TOKEN carries a connection_url claim
   --token-file PATH    read the proxy token from this file at every (re)connect (for rotated tokens)
   --browser-name NAME  connect to the browser of this name (default: the only or first one)
   --extension-id ID    connect to the browser of this id from the proxy's list_extensions
