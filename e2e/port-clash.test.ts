@@ -5,7 +5,6 @@ import { freePort } from './support/net';
 import { textOf } from './support/results';
 import type { StdioMcp } from './support/stdio-client';
 import { startTabmcpProcess } from './support/tabmcp-process';
-import { waitFor } from './support/wait';
 
 /**
  * Issue 11: another program on tabmcp's port (8765 is also AnkiConnect's) is named at once, with
@@ -41,8 +40,9 @@ describe('a port held by another program', () => {
     assert.doesNotMatch(textOf(result), /No browser found/);
   });
 
-  it('launches nothing', async () => {
-    await waitFor(() => /"event":"browser.not-launched"/.test(tabmcp.stderr()) || undefined, 10_000, 'the decision');
+  it('launches nothing, even when asked to', async () => {
+    const asked = await tabmcp.call('connect_browser', { launch: true });
+    assert.match(textOf(asked), /is used by another program/);
     assert.doesNotMatch(tabmcp.stderr(), /"event":"browser.launched"/);
   });
 });

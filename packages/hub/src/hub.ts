@@ -1,6 +1,5 @@
 import {
   type AuditEntry,
-  asCallToolResult,
   type BrowserCapabilities,
   CallToolResult,
   type ContentToBackground,

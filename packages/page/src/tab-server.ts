@@ -1,7 +1,7 @@
 import { DEFAULT_TAB_CHANNEL, ErrorCode, isTabEnvelope, tabEnvelope } from '@tabmcp/protocol/light';
 import { isRpcNotification, isRpcRequest } from './jsonrpc-guard';
 import { answerMcpRequest, errorOf, type PageMcpApi, toMcpNotification } from './mcp-dispatch';
-import { MCP_NOTIFICATION_EVENT, type McpNotificationDetail, type WindowMcpApi } from './types';
+import { MCP_NOTIFICATION_EVENT, type McpNotificationDetail } from './types';
 
 export interface TabServerOptions {
   channel?: string;

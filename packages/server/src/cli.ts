@@ -14,7 +14,6 @@ import { TABMCP_VERSION } from './version';
 import { AllView } from './views/all-view';
 
 /** When this process joined another tabmcp, --launch starts a browser only if none is connected yet. */
-const PEER_LAUNCH_GRACE_MS = 1_500;
 
 async function main(): Promise<void> {
   let options: CliOptions;
@@ -74,6 +73,7 @@ async function main(): Promise<void> {
       launcher,
       followBrowserFocus: options.followFocus,
       fallbackTools: options.fallbackTools,
+      launchByDefault: options.launch,
       log,
     });
     const view = viewName === 'all' ? new AllView(session, endpoint, { log }) : session;
@@ -116,13 +116,8 @@ async function main(): Promise<void> {
       onclose: () => void shutdown('MCP transport closed'),
     });
   }
-  if (options.launch) {
-    // A peer waits a moment for the owner's browser; meanwhile its join tells whether the port is tabmcp's at all.
-    const alreadyUp = link.role === 'peer' && (await first.endpoint.waitUntilUp(PEER_LAUNCH_GRACE_MS));
-    if (link.portProblem) log('browser.not-launched', { reason: link.portProblem });
-    else if (!alreadyUp)
-      launcher.launch().catch((error: unknown) => log('browser.launch-failed', { message: String(error) }));
-  }
+  // --launch starts Chromium at the first connect_browser, not now (session.ts, launchByDefault): a client
+  // that only initializes and lists the tools (a health check, a protocol probe) starts no browser.
   // Over HTTP each client gets its own session; the first one only served to decide --launch.
   if (options.httpPort !== undefined) first.release();
 }

@@ -36,7 +36,8 @@ export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools 
 Usage: tabmcp [options]
        tabmcp pair          print the pairing token and how to pair your own Chrome
 
-  --launch             start Chromium with the extension now (connect_browser can also launch)
+  --launch             start Chromium with the extension at the first connect_browser (not at start,
+                       so a client that only lists the tools starts no browser)
   --headless           launch without a window
   --browser PATH       Chromium/Chrome to launch (default: CHROME_PATH, then the usual paths)
   --port N             local WebSocket port for the extension (default ${DEFAULT_BROWSER_LINK_PORT})

@@ -33,6 +33,12 @@ export interface SessionOptions {
   navigationGraceMs?: number;
   /** For clients that ignore list_changed: every core tool in every state, plus list_page_tools and call_page_tool. */
   fallbackTools?: boolean;
+  /**
+   * `tabmcp --launch`: connect_browser launches Chromium when no browser is connected, unless told
+   * `launch: false`. The launch waits for that first need, so a process that only initializes and
+   * lists its tools (a client's health check) starts no browser.
+   */
+  launchByDefault?: boolean;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
@@ -97,6 +103,7 @@ export class BrowserSession {
       openTabToolWaitMs: options.openTabToolWaitMs ?? 3_000,
       navigationGraceMs: options.navigationGraceMs ?? 1_500,
       fallbackTools: options.fallbackTools ?? false,
+      launchByDefault: options.launchByDefault ?? false,
     };
     this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
     this.#connection.onevent = (event) => this.#onEvent(event);
@@ -257,7 +264,8 @@ export class BrowserSession {
   }
 
   #defineCoreTools(): ToolDefinition[] {
-    const connectInput = z.object({ launch: z.boolean().default(false) }).strict();
+    const launchByDefault = this.#options.launchByDefault ?? false;
+    const connectInput = z.object({ launch: z.boolean().default(launchByDefault) }).strict();
     const openInput = z.object({ url: z.string().min(1), focus: z.boolean().default(true) }).strict();
     const focusInput = z.object({ tabId: z.number().int().nonnegative() }).strict();
     const closeInput = z.object({ tabId: z.number().int().nonnegative().optional() }).strict();
@@ -274,7 +282,7 @@ export class BrowserSession {
             launch: {
               type: 'boolean',
               description: 'Launch a new browser instance if none is connected',
-              default: false,
+              default: launchByDefault,
             },
           },
           additionalProperties: false,
