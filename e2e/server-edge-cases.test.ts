@@ -33,14 +33,16 @@ describe('Edge Cases table', () => {
   });
 
   it('Extension connects to WebSocket: ready for connect_browser', async () => {
+    // --launch starts Chromium at a first connect_browser: the follower's launches it, and the
+    // extension's hello reaches the agent's process, which owns the port.
+    assert.equal((await follower.json<{ connected: boolean }>('connect_browser', { launch: true })).connected, true);
     await waitFor(() => /"event":"link.hello"/.test(agent.stderr()), 20_000, 'the extension to connect');
     assert.deepEqual(await agent.toolNames(), ['connect_browser']);
     const changed = agent.nextListChanged();
     const connected = await agent.json<{ connected: boolean; tabCount: number }>('connect_browser');
     assert.equal(connected.connected, true);
     await changed;
-    assert.equal((await follower.json<{ connected: boolean }>('connect_browser')).connected, true);
-    browser = await browserOf(agent);
+    browser = await browserOf(follower);
     context = browser.contexts()[0] as BrowserContext;
   });
 
