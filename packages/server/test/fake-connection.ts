@@ -1,4 +1,4 @@
-import { ErrorCode, ProtocolError, type TabInfo, type Tool } from '@tabmcp/protocol';
+import { ErrorCode, ProtocolError, type ServerRequest, type TabInfo, type Tool } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../src/core/browser-connection';
 
 /** An in-memory browser for the session core: tabs with tools, and calls that echo their arguments. */
@@ -58,6 +58,25 @@ export class FakeBrowser implements BrowserConnection {
   drop(): void {
     this.isUp = false;
     this.ondown?.('test drop');
+  }
+}
+
+/** A browser whose hub answers the `all` view's requests: its tools, and the calls made to them. */
+export class HubBrowser extends FakeBrowser {
+  hubTools: Tool[] = [];
+  hubCalls: Array<{ name: string; args: unknown }> = [];
+  async requestValue(message: ServerRequest): Promise<unknown> {
+    if (message.type === 'listHubTools') {
+      return {
+        tools: this.hubTools,
+        capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
+      };
+    }
+    if (message.type === 'callHubTool') {
+      this.hubCalls.push({ name: message.name, args: message.args });
+      return { content: [{ type: 'text', text: `hub ran ${message.name}` }] };
+    }
+    throw new Error(`unexpected ${message.type}`);
   }
 }
 

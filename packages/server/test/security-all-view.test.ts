@@ -1,29 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ExtensionToServer, parseMessage, type ServerRequest, type Tool } from '@tabmcp/protocol';
+import { ExtensionToServer, parseMessage, type Tool } from '@tabmcp/protocol';
 import { BrowserSession } from '../src/core/session';
 import { AllView } from '../src/views/all-view';
-import { FakeBrowser } from './fake-connection';
+import { HubBrowser } from './fake-connection';
 
 /** Issue 13, findings 4 and 8: what the focused page can do to the `all` view. */
-class HubBrowser extends FakeBrowser {
-  hubTools: Tool[] = [];
-  hubCalls: string[] = [];
-  async requestValue(message: ServerRequest): Promise<unknown> {
-    if (message.type === 'listHubTools') {
-      return {
-        tools: this.hubTools,
-        capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
-      };
-    }
-    if (message.type === 'callHubTool') {
-      this.hubCalls.push(message.name);
-      return { content: [{ type: 'text', text: `hub ran ${message.name}` }] };
-    }
-    throw new Error(`unexpected ${message.type}`);
-  }
-}
-
 const schema = { type: 'object' as const, properties: {} };
 const PAY = 'website_tool_bank_example_tab1_pay';
 
@@ -47,7 +29,11 @@ describe('security: the all view (findings 4, 8)', () => {
     );
     assert.equal(names().filter((name) => name === PAY).length, 1, 'listed once');
     const result = await view.callTool(PAY, {});
-    assert.deepEqual(browser.hubCalls, [PAY], 'the bank tool ran, through the hub');
+    assert.deepEqual(
+      browser.hubCalls.map((call) => call.name),
+      [PAY],
+      'the bank tool ran, through the hub',
+    );
     assert.deepEqual(browser.calls, [], 'the focused page got nothing');
     assert.notEqual(result.isError, true);
   });

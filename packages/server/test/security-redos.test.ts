@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ServerRequest, Tool } from '@tabmcp/protocol';
+import type { Tool } from '@tabmcp/protocol';
 import { BrowserSession } from '../src/core/session';
 import { AllView } from '../src/views/all-view';
-import { FakeBrowser } from './fake-connection';
+import { FakeBrowser, HubBrowser } from './fake-connection';
 
 /**
  * Issue 13, finding 5: a page-written `pattern` must not run in tabmcp. This one backtracks
@@ -13,37 +13,25 @@ import { FakeBrowser } from './fake-connection';
 const CATASTROPHIC = { type: 'object' as const, properties: { q: { type: 'string', pattern: '^(\\w+\\s?)*$' } } };
 const EVIL_INPUT = `${'a'.repeat(34)}!`;
 
-class HubBrowser extends FakeBrowser {
-  hubTools: Tool[] = [];
-  hubCalls: Array<{ name: string; args: unknown }> = [];
-  async requestValue(message: ServerRequest): Promise<unknown> {
-    if (message.type === 'listHubTools') {
-      return {
-        tools: this.hubTools,
-        capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
-      };
-    }
-    if (message.type === 'callHubTool') {
-      this.hubCalls.push({ name: message.name, args: message.args });
-      return { content: [{ type: 'text', text: 'the page checked its own pattern' }] };
-    }
-    throw new Error(`unexpected ${message.type}`);
-  }
+/** A session focused on a tab of evil.test whose one tool has `schema`. */
+async function focusedOnSearch(schema: Tool['inputSchema']) {
+  const browser = new FakeBrowser();
+  browser.tabs.set(3, {
+    id: 3,
+    title: 'Evil',
+    url: 'http://evil.test/',
+    active: true,
+    tools: [{ name: 'search', inputSchema: schema }],
+  });
+  const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+  await session.callTool('connect_browser', {});
+  await session.callTool('focus_tab', { tabId: 3 });
+  return { browser, session };
 }
 
 describe('security: page regexes never run in tabmcp (finding 5)', () => {
   it('a focused page tool with a catastrophic pattern: the call goes to the page, which checks it', async () => {
-    const browser = new FakeBrowser();
-    browser.tabs.set(3, {
-      id: 3,
-      title: 'Evil',
-      url: 'http://evil.test/',
-      active: true,
-      tools: [{ name: 'search', inputSchema: CATASTROPHIC }],
-    });
-    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
-    await session.callTool('connect_browser', {});
-    await session.callTool('focus_tab', { tabId: 3 });
+    const { browser, session } = await focusedOnSearch(CATASTROPHIC);
     const result = await session.callTool('search', { q: EVIL_INPUT });
     assert.notEqual(result.isError, true, JSON.stringify(result));
     assert.deepEqual(
@@ -53,17 +41,7 @@ describe('security: page regexes never run in tabmcp (finding 5)', () => {
   });
 
   it('the rest of the schema is still checked', async () => {
-    const browser = new FakeBrowser();
-    browser.tabs.set(3, {
-      id: 3,
-      title: 'Evil',
-      url: 'http://evil.test/',
-      active: true,
-      tools: [{ name: 'search', inputSchema: { ...CATASTROPHIC, required: ['q'] } }],
-    });
-    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
-    await session.callTool('connect_browser', {});
-    await session.callTool('focus_tab', { tabId: 3 });
+    const { browser, session } = await focusedOnSearch({ ...CATASTROPHIC, required: ['q'] });
     const result = await session.callTool('search', { q: 42 });
     assert.equal(result.isError, true);
     assert.deepEqual(browser.calls, []);
