@@ -77,6 +77,11 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.deepEqual(sounds.messages, ['Saved sounds']);
     await agent.json('fill_about_you', { value: 'Tea.\nMostly green.' });
     await agent.json('fill_status_message', { value: 'Gone fishing' });
+    // A switch in a form whose new state shows a microtask after the click, as React renders it.
+    const misnamed = await agent.call('save_preferences', { beta_features: true });
+    assert.match(textOf(misnamed), /save_preferences has no argument "beta_features"; it takes: beta\./);
+    const saved = await agent.call('save_preferences', { beta: true });
+    assert.notEqual(saved.isError, true, textOf(saved));
     const state = JSON.parse((await page.getAttribute('body', 'data-state')) ?? '{}');
     assert.deepEqual(state, {
       displayName: 'Ada',
@@ -86,6 +91,7 @@ describe('DOM-derived tools: the patterns of real apps', () => {
       sounds: true,
       bio: 'Tea.\nMostly green.',
       status: 'Gone fishing',
+      beta: true,
     });
 
     const content = textOf(await agent.call('get_page_content'));

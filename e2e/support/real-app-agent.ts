@@ -96,6 +96,20 @@ export const TASKS: RealAppTask[] = [
     expected: TODO_STATE,
   },
   {
+    key: 'svelte-todo',
+    label: 'Svelte 5 todos (bind:value in a form, a Delete button with only an aria-label): the same',
+    path: '/apps/svelte-todo.html',
+    stateScript: "document.querySelector('.todoapp').dataset.todos",
+    expected: TODO_STATE,
+  },
+  {
+    key: 'angular-todo',
+    label: 'Angular 22 todos (zoneless, ngModel, keyup.enter): the same',
+    path: '/apps/angular-todo.html',
+    stateScript: "document.querySelector('.todoapp').dataset.todos",
+    expected: TODO_STATE,
+  },
+  {
     key: 'settings',
     label: 'Settings panel: language, theme, switch, contenteditable status',
     path: '/dom-patterns/controls.html',

@@ -3,7 +3,7 @@ import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
-import { click, doubleClick, fillText, hover, pressKey, selectOption, setChecked } from './input';
+import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { isShown, quoted } from './text';
 
 const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
@@ -72,9 +72,11 @@ export async function actOn(
     }
     case 'fill': {
       const submit = args.submit === true;
-      return context.perform(`filled ${named}${submit ? ' and pressed Enter' : ''}`, () => {
+      return context.perform(`filled ${named}${submit ? ' and pressed Enter' : ''}`, async () => {
         fillText(element, value);
-        if (submit) pressKey(element, 'Enter');
+        if (!submit) return;
+        await pageTurn();
+        pressKey(element, 'Enter');
       });
     }
     case 'check':
@@ -82,7 +84,7 @@ export async function actOn(
       const wanted = action === 'check';
       if (checkedState(element) === wanted)
         return context.perform(`${named} was already ${wanted ? 'checked' : 'unchecked'}`, () => {});
-      return context.perform(`${action}ed ${named}`, () => void setChecked(element, wanted));
+      return context.perform(`${action}ed ${named}`, async () => void (await setChecked(element, wanted)));
     }
     case 'select': {
       const select = element as HTMLSelectElement;

@@ -135,6 +135,14 @@ export class DomToolServer {
         `The page no longer offers "${name}" (it changed); list the tools again. Now: ${this.tools.map((t) => t.name).join(', ')}`,
       );
     }
+    // The schemas leave out additionalProperties to keep the list small: unknown names are refused here.
+    const known = Object.keys((entry.tool.inputSchema.properties ?? {}) as Record<string, unknown>);
+    const unknown = Object.keys(args).filter((key) => !known.includes(key));
+    if (unknown.length > 0) {
+      return errorResult(
+        `${name} has no argument ${unknown.map((key) => `"${key}"`).join(', ')}; it takes: ${known.join(', ') || 'none'}.`,
+      );
+    }
     try {
       return await entry.run(args);
     } catch (error) {

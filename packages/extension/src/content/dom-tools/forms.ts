@@ -15,7 +15,8 @@ interface Field {
   schema: Record<string, unknown>;
   required: boolean;
   /** Sets the value on the page; returns a problem to report, or undefined. */
-  apply(value: unknown): string | undefined;
+  /** Sets the control; a problem in words, or undefined. */
+  apply(value: unknown): string | undefined | Promise<string | undefined>;
 }
 
 const SKIPPED_TYPES = new Set(['hidden', 'submit', 'button', 'reset', 'image', 'file']);
@@ -86,9 +87,13 @@ async function submit(
   name: string,
   context: ToolContext,
 ) {
-  const problems = fields.flatMap((field) =>
-    field.key in args ? [field.apply(args[field.key])].filter((p): p is string => p !== undefined) : [],
-  );
+  const problems: string[] = [];
+  // One field after the other, as a person fills a form: a switch may take a turn of the page.
+  for (const field of fields) {
+    if (!(field.key in args)) continue;
+    const problem = await field.apply(args[field.key]);
+    if (problem !== undefined) problems.push(problem);
+  }
   if (problems.length > 0) return errorResult(`${name}: ${problems.join('; ')}`);
   if (!form.checkValidity()) {
     const invalid = [...form.elements]
@@ -247,7 +252,8 @@ function switchField(element: Element, key: string, label: string): Field {
       ...(label ? { description: label } : {}),
       ...(checkedState(element) ? { default: true } : {}),
     },
-    apply: (value) => (setChecked(element, Boolean(value)) ? undefined : `${key}: the page did not take the change`),
+    apply: async (value) =>
+      (await setChecked(element, Boolean(value))) ? undefined : `${key}: the page did not take the change`,
   };
 }
 

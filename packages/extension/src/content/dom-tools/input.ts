@@ -183,11 +183,27 @@ export function hover(element: Element): void {
   element.dispatchEvent(new MouseEvent('mousemove', at));
 }
 
-/** Sets a checkbox, radio or switch to `wanted` by clicking it, as a person would; true when it ends so. */
-export function setChecked(element: Element, wanted: boolean): boolean {
+/**
+ * Sets a checkbox, radio or switch to `wanted` by clicking it, as a person would; true when it ends
+ * so. A framework may commit the new state a moment after the click (React renders a discrete
+ * event's update in a microtask), so the state is read again after the page had its turn.
+ */
+export async function setChecked(element: Element, wanted: boolean): Promise<boolean> {
   if (checkedState(element) === wanted) return true;
   click(element);
-  return checkedState(element) === wanted || checkedState(element) === undefined;
+  const ends = () => checkedState(element) === wanted || checkedState(element) === undefined;
+  if (ends()) return true;
+  await pageTurn();
+  return ends();
+}
+
+/**
+ * Lets the page run between two steps, as time passes between a person's keystrokes: zoneless
+ * Angular, for one, runs change detection there, and would not see a value typed and submitted
+ * in the same task.
+ */
+export function pageTurn(): Promise<void> {
+  return new Promise((done) => setTimeout(done, 0));
 }
 
 /** Picks an option of a <select> by value or text; the chosen value, or undefined when none matches. */
