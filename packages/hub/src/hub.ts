@@ -6,6 +6,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   errorMessage,
+  type PageBrowserCapabilities,
   type PageMethod,
   PendingRequests,
   ProtocolError,
@@ -34,6 +35,10 @@ export interface TabTools {
   source: ToolSource | undefined;
   tools: Tool[];
   updatedAt: number;
+  /** When the hub last knew the tab alive (registered, or connected when the state was saved). */
+  lastSeen: number;
+  /** The `browser` capabilities its page declared at initialize (mcp-b.md "Capability Negotiation"). */
+  capabilities: PageBrowserCapabilities | undefined;
   /** False for a tab restored from storage whose content script has not registered again yet. */
   connected: boolean;
 }
@@ -55,8 +60,10 @@ export interface HubOptions {
   retries?: number;
   /** ... this far apart (1 s), or sooner when it registers. */
   retryDelayMs?: number;
-  /** Stored tabs older than this are dropped when the worker starts (1 h). */
+  /** Stored tabs last seen alive longer ago than this are dropped when the worker starts (1 h). */
   staleTabMs?: number;
+  /** How long tab messages wait for a slow restore before they are handled without it (5 s). */
+  restoreWaitMs?: number;
   /** A restored tab whose content script has not registered again after this long is dropped (15 s). */
   restoreGraceMs?: number;
   now?: () => number;
@@ -89,6 +96,7 @@ export class Hub {
   readonly #retryDelayMs: number;
   readonly #staleTabMs: number;
   readonly #restoreGraceMs: number;
+  readonly #restoreWaitMs: number;
   readonly #now: () => number;
   readonly #log: (event: string, details: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabTools>();
@@ -103,7 +111,10 @@ export class Hub {
   #activeTabId: number | undefined;
   #exposed: Tool[] = [];
   #routes = new Map<string, Route>();
-  #exposedSignature = '[]';
+  #exposedSignature = '';
+  /** Tab messages that arrived while a restore was running, handled in order once it ends. */
+  #held: Array<() => void> | undefined;
+  #savedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: HubOptions) {
     this.#transport = options.transport;
@@ -115,10 +126,13 @@ export class Hub {
     this.#retryDelayMs = options.retryDelayMs ?? 1_000;
     this.#staleTabMs = options.staleTabMs ?? HOUR_MS;
     this.#restoreGraceMs = options.restoreGraceMs ?? 15_000;
+    this.#restoreWaitMs = options.restoreWaitMs ?? 5_000;
     this.#now = options.now ?? Date.now;
     this.#log = options.log ?? (() => {});
-    this.#transport.onmessage = (tabId, message, senderUrl) => this.#onMessage(tabId, message, senderUrl);
-    this.#transport.ondisconnect = (tabId) => this.#onDisconnect(tabId);
+    this.#exposedSignature = this.#signature([]);
+    this.#transport.onmessage = (tabId, message, senderUrl) =>
+      this.#afterRestore(() => this.#onMessage(tabId, message, senderUrl));
+    this.#transport.ondisconnect = (tabId) => this.#afterRestore(() => this.#onDisconnect(tabId));
   }
 
   // ---- listeners ----
@@ -176,10 +190,19 @@ export class Hub {
     return this.#activeTabId;
   }
 
+  /**
+   * mcp-b.md's aggregate: caching is supported when this hub can cache (it has a store and can open
+   * tabs) and some allowed page supports it, by declaring `browser.cacheSupported` or by marking a
+   * tool `cache`. Elicitation stays off whatever pages declare: the hub has no way to relay it.
+   */
   capabilities(): BrowserCapabilities {
+    const canCache = this.#store !== undefined && this.#opener !== undefined;
+    const pageCaches = (tab: TabTools) =>
+      this.#policy.access(tab.url) === 'allowed' &&
+      (tab.capabilities?.cacheSupported === true || tab.tools.some((tool) => isCached(tool)));
     return {
       multiTabSupport: true,
-      cacheSupported: this.#store !== undefined && this.#opener !== undefined,
+      cacheSupported: canCache && (this.#cached.size > 0 || [...this.#tabs.values()].some(pageCaches)),
       elicitation: false,
     };
   }
@@ -190,8 +213,42 @@ export class Hub {
 
   // ---- commands from the adapters ----
 
-  /** Rebuilds the state a stopped worker had: stored tabs still open (and fresh), cached tools, site decisions. */
-  async restore(liveTabs: ReadonlyArray<{ tabId: number; url: string | undefined }>): Promise<void> {
+  /**
+   * Rebuilds the state a stopped worker had: stored tabs still open (and fresh), cached tools, site
+   * decisions. Call it as the worker starts: content scripts register again at once, and their
+   * messages wait until it ends, so each tab finds its stored entry and keeps its number.
+   */
+  async restore(
+    liveTabs:
+      | ReadonlyArray<{ tabId: number; url: string | undefined }>
+      | Promise<ReadonlyArray<{ tabId: number; url: string | undefined }>>,
+  ): Promise<void> {
+    const held: Array<() => void> = [];
+    this.#held = held;
+    const release = () => {
+      if (this.#held !== held) return;
+      this.#held = undefined;
+      for (const handle of held) handle();
+    };
+    // A storage that never answers must not hold every tab's tools back for good.
+    const timer = setTimeout(() => {
+      this.#log('restore.slow', { held: held.length, waitedMs: this.#restoreWaitMs });
+      release();
+    }, this.#restoreWaitMs);
+    try {
+      await this.#restoreState(await liveTabs);
+    } finally {
+      clearTimeout(timer);
+      release();
+    }
+  }
+
+  #afterRestore(handle: () => void): void {
+    if (this.#held) this.#held.push(handle);
+    else handle();
+  }
+
+  async #restoreState(liveTabs: ReadonlyArray<{ tabId: number; url: string | undefined }>): Promise<void> {
     const raw = await this.#store?.load();
     const ownSites = await this.#store?.loadSites?.();
     const snapshot = readSnapshot(raw, this.#now());
@@ -205,13 +262,21 @@ export class Hub {
     let restored = 0;
     for (const stored of snapshot.tabs) {
       const liveUrl = live.get(stored.tabId);
-      // A content script that registered while storage loaded is newer than the stored entry.
-      if (this.#tabs.has(stored.tabId) || liveUrl === undefined || now - stored.updatedAt > this.#staleTabMs) continue;
+      const lastSeen = stored.lastSeen ?? stored.updatedAt;
+      // A content script that registered while a slow storage loaded is newer than the stored entry.
+      if (this.#tabs.has(stored.tabId) || liveUrl === undefined || now - lastSeen > this.#staleTabMs) continue;
       if (domainOf(liveUrl) !== stored.domain) continue;
       const ordinal = this.#ordinalTaken(stored.domain, stored.ordinal, stored.tabId)
         ? this.#freeOrdinal(stored.domain)
         : stored.ordinal;
-      this.#tabs.set(stored.tabId, { ...stored, ordinal, source: stored.source, connected: false });
+      this.#tabs.set(stored.tabId, {
+        ...stored,
+        ordinal,
+        source: stored.source,
+        lastSeen,
+        capabilities: stored.capabilities,
+        connected: false,
+      });
       this.#emit(stored.tabId);
       restored += 1;
     }
@@ -225,6 +290,14 @@ export class Hub {
     for (const tab of [...this.#tabs.values()]) {
       if (!tab.connected) this.removeTab(tab.tabId, `Tab ${tab.tabId} did not reconnect after the worker restarted`);
     }
+  }
+
+  /**
+   * The worker is alive, and so are its connected tabs. Saved now and then (a quarter of the stale
+   * age), so a restore tells a quiet open tab from one the hub has not seen for an hour.
+   */
+  keepAlive(): void {
+    if (this.#now() - this.#savedAt >= this.#staleTabMs / 4) this.#save();
   }
 
   setActiveTab(tabId: number | undefined): void {
@@ -521,9 +594,16 @@ export class Hub {
       source: message.params.source ?? previous?.source,
       tools: unchanged ? previous.tools : accepted,
       updatedAt: this.#now(),
+      lastSeen: this.#now(),
+      capabilities: (isRegister ? message.params.capabilities : undefined) ?? previous?.capabilities,
       connected: true,
     };
     this.#tabs.set(tabId, entry);
+    if (message.params.extensions) {
+      // mcp-b.md reserves `extensions` for fields no version defines yet: none is read, but none vanishes unseen.
+      this.#log('extensions.ignored', { tabId, keys: Object.keys(message.params.extensions).slice(0, 10) });
+    }
+    if (entry.source !== 'dom') this.#forgetWithdrawn(entry, previous);
     this.#cacheTools(entry);
     this.#audit.add({ at: this.#now(), kind, tabId, domain, detail: `${accepted.length} tools` });
     this.#log(kind, { tabId, url, count: accepted.length, access: this.#policy.access(url) });
@@ -548,6 +628,22 @@ export class Hub {
     this.#log('cache.trimmed', { dropped: this.#cached.size - kept.length });
     this.#cached.clear();
     for (const cached of kept) this.#cached.set(cacheKey(cached.domain, cached.tool.name), cached);
+  }
+
+  /**
+   * A page that lists its tools again without a cached one has withdrawn it, so its cached copy
+   * (and its listing) goes too: the tab that offered it, or a new load of the page it was cached
+   * from. Derived (`dom`) lists are left out: they say nothing about the page's own tools.
+   */
+  #forgetWithdrawn(tab: TabTools, previous: TabTools | undefined): void {
+    const page = pageOf(tab.url);
+    for (const [key, cached] of this.#cached) {
+      if (cached.domain !== tab.domain || hasTool(tab, cached.tool.name)) continue;
+      const offeredHere = previous?.domain === tab.domain && hasTool(previous, cached.tool.name);
+      if (!offeredHere && pageOf(cached.url) !== page) continue;
+      this.#cached.delete(key);
+      this.#log('cache.withdrawn', { tabId: tab.tabId, domain: cached.domain, tool: cached.tool.name });
+    }
   }
 
   #forgetCached(site: string): void {
@@ -578,7 +674,13 @@ export class Hub {
   /** Something stored changed: recompute the hub view and persist. */
   #changed(): void {
     this.#rebuild();
-    this.#store?.save(this.#snapshot());
+    this.#save();
+  }
+
+  #save(): void {
+    if (!this.#store) return;
+    this.#savedAt = this.#now();
+    this.#store.save(this.#snapshot());
   }
 
   #rebuild(): void {
@@ -612,11 +714,16 @@ export class Hub {
       routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
     }
     this.#routes = routes;
-    const signature = JSON.stringify(exposed);
+    const signature = this.#signature(exposed);
     if (signature === this.#exposedSignature) return;
     this.#exposedSignature = signature;
     this.#exposed = exposed;
     for (const listener of this.#hubListeners) listener(exposed);
+  }
+
+  /** Capabilities travel with the list, so a change of either is announced. */
+  #signature(exposed: Tool[]): string {
+    return JSON.stringify([exposed, this.capabilities()]);
   }
 
   #snapshot(): HubSnapshot {
@@ -631,6 +738,9 @@ export class Hub {
         ...(tab.source ? { source: tab.source } : {}),
         tools: tab.tools,
         updatedAt: tab.updatedAt,
+        // A connected tab is alive now; a restored one still waiting keeps what was stored.
+        lastSeen: tab.connected ? this.#now() : tab.lastSeen,
+        ...(tab.capabilities ? { capabilities: tab.capabilities } : {}),
       });
     }
     // The same limits as on load, so what is saved always loads whole.
@@ -651,6 +761,17 @@ function summarize(rejected: Array<{ name: string; reason: string }>): Array<{ n
       reason: `${rejected.length} tools refused in all; the last: ${rest.at(-1)?.reason}`,
     },
   ];
+}
+
+/** A page as a cached tool remembers it: the same document whatever its query or fragment. */
+function pageOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function cacheKey(domain: string, toolName: string): string {

@@ -1,4 +1,4 @@
-import { Tool, ToolSource } from '@tabmcp/protocol';
+import { PageBrowserCapabilities, Tool, ToolSource } from '@tabmcp/protocol';
 import { z } from 'zod';
 
 /** One tab's tools as persisted (mcp-b.md's DomainToolStorage, per domain and tab). */
@@ -10,6 +10,9 @@ export const StoredTab = z.object({
   source: ToolSource.optional(),
   tools: z.array(Tool).max(5_000),
   updatedAt: z.number(),
+  /** Missing in state saved before it existed: then `updatedAt` stands in. */
+  lastSeen: z.number().optional(),
+  capabilities: PageBrowserCapabilities.optional(),
 });
 export type StoredTab = z.infer<typeof StoredTab>;
 

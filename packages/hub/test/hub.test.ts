@@ -236,8 +236,9 @@ describe('hub: cached tools', () => {
       },
     };
     const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
-    assert.equal(hub.capabilities().cacheSupported, true);
+    assert.equal(hub.capabilities().cacheSupported, false, 'no page caches anything yet');
     transport.connect(1, `${SHOP}notes`, [tool('notes', { annotations: { cache: true } }), tool('plain')]);
+    assert.equal(hub.capabilities().cacheSupported, true);
     transport.disconnect(1);
     assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_notes']);
     assert.match(
@@ -297,35 +298,85 @@ describe('hub: sites the user has not allowed', () => {
 });
 
 describe('hub: worker restarts', () => {
-  it('rebuilds the same tool set from storage and live tabs, without duplicates, and prunes stale tabs', async () => {
-    let clock = 10 * 3_600_000;
-    const first = makeHub({ now: () => clock });
+  it('tabs that register while the restore runs (Chromium order) keep their numbers; nothing doubles', async () => {
+    const first = makeHub();
     first.transport.connect(1, SHOP, [tool('search')]);
     first.transport.connect(2, SHOP, [tool('search')]);
     first.transport.connect(3, BLOG, [tool('read')]);
     first.transport.connect(4, 'https://elsewhere.example/', [tool('x')]);
     first.hub.setSiteDecision('elsewhere.example', 'allow');
-    clock += 2 * 3_600_000;
-    first.transport.update(3, [tool('read'), tool('write')]);
+    // Tab 1 closes: tab 2 stays tab 2 while it lives.
+    first.transport.disconnect(1);
     const before = first.hub.hubTools();
+    assert.ok(names(first.hub).includes('website_tool_127_0_0_1_8080_tab2_search'));
 
     const transport = new MemoryTransport();
-    const hub = new Hub({ transport, store: first.store, now: () => clock, retryDelayMs: 5, restoreGraceMs: 50 });
-    await hub.restore([
-      { tabId: 1, url: SHOP },
+    const hub = new Hub({ transport, store: first.store, retryDelayMs: 5, restoreGraceMs: 50 });
+    let answerTabQuery: (tabs: Array<{ tabId: number; url: string }>) => void = () => {};
+    const restoring = hub.restore(new Promise((done) => (answerTabQuery = done)));
+    // The content scripts are faster than the tab query and storage: they register first.
+    transport.connect(3, BLOG, [tool('read')]);
+    transport.connect(2, SHOP, [tool('search')]);
+    transport.connect(4, 'https://elsewhere.example/', [tool('x')]);
+    answerTabQuery([
+      { tabId: 2, url: SHOP },
       { tabId: 3, url: BLOG },
       { tabId: 4, url: 'https://elsewhere.example/' },
     ]);
-    // Tab 2 is closed; tabs 1 and 4 were last updated two hours ago; only tab 3 is fresh.
-    assert.deepEqual(names(hub), ['website_tool_localhost_9090_tab1_read', 'website_tool_localhost_9090_tab1_write']);
-    assert.deepEqual(
-      hub.hubTools(),
-      before.filter((entry) => entry.name.includes('localhost')),
-    );
+    await restoring;
     assert.equal(hub.siteAccess('https://elsewhere.example/'), 'allowed', 'site decisions survive');
-    // The content script reconnects and registers again: same names, nothing doubled.
-    transport.connect(3, BLOG, [tool('read'), tool('write')]);
-    assert.deepEqual(names(hub), ['website_tool_localhost_9090_tab1_read', 'website_tool_localhost_9090_tab1_write']);
+    assert.deepEqual(hub.hubTools(), before, 'the same names, each tab with its own number');
+    assert.ok(hub.tabs().every((tab) => tab.connected));
+    // A registration after the restore (a reload) changes nothing either.
+    transport.connect(2, SHOP, [tool('search')]);
+    assert.deepEqual(hub.hubTools(), before);
+  });
+
+  it('does not hold registrations back for good when storage never answers', { timeout: 5_000 }, async () => {
+    const store = new MemoryHubStore();
+    store.load = () => new Promise(() => {});
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store, restoreWaitMs: 20 });
+    void hub.restore([]);
+    const registered = new Promise<Tool[]>((done) => hub.onHubToolsChanged(done));
+    transport.connect(1, SHOP, [tool('search')]);
+    assert.deepEqual(names(hub), [], 'held while the restore runs');
+    assert.deepEqual(
+      (await registered).map((entry) => entry.name),
+      ['website_tool_127_0_0_1_8080_tab1_search'],
+    );
+  });
+
+  it('keeps quiet tabs the worker saw alive; prunes tabs it has not seen for an hour', async () => {
+    let clock = 10 * 3_600_000;
+    const first = makeHub({ now: () => clock });
+    first.transport.connect(1, SHOP, [tool('search')]);
+    first.transport.connect(3, BLOG, [tool('read')]);
+    // Two quiet hours: no tool changes, but the worker is alive and says so now and then.
+    for (let step = 0; step < 8; step++) {
+      clock += 15 * 60_000;
+      first.hub.keepAlive();
+    }
+    const live = [
+      { tabId: 1, url: SHOP },
+      { tabId: 3, url: BLOG },
+    ];
+    const restarted = new Hub({
+      transport: new MemoryTransport(),
+      store: first.store,
+      now: () => clock,
+      restoreGraceMs: 10,
+    });
+    await restarted.restore(live);
+    assert.deepEqual(names(restarted), [
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_localhost_9090_tab1_read',
+    ]);
+    // The worker was gone for two hours (say, the browser was closed): its state is stale.
+    clock += 2 * 3_600_000;
+    const late = new Hub({ transport: new MemoryTransport(), store: first.store, now: () => clock });
+    await late.restore(live);
+    assert.deepEqual(names(late), []);
   });
 
   it('a call right after the restart waits for the tab to reconnect (retries), then runs', async () => {

@@ -19,16 +19,37 @@ export const PORT_NAME = 'tabmcp-tab';
 export const ToolSource = z.enum(['mcp-b', 'window.mcp', 'webmcp', 'declarative', 'dom']);
 export type ToolSource = z.infer<typeof ToolSource>;
 
+/** What a page server declares under `capabilities.browser` at initialize (mcp-b.md "Page Server"). */
+export const PageBrowserCapabilities = z.object({
+  cacheSupported: z.boolean().optional(),
+  elicitation: z.boolean().optional(),
+});
+export type PageBrowserCapabilities = z.infer<typeof PageBrowserCapabilities>;
+
+/**
+ * mcp-b.md "Extensibility": custom fields no version defines yet. Kept (within a bound) so the hub
+ * can say it got them, rather than lost unseen by schema stripping.
+ */
+const Extensions = z
+  .record(z.string().max(256), z.unknown())
+  .refine((value) => Object.keys(value).length <= 64, 'at most 64 extensions');
+
 export const RegisterToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/registerTools'),
-  params: z.object({ tools: PageToolList, tabUrl: z.string().max(8192).optional(), source: ToolSource.optional() }),
+  params: z.object({
+    tools: PageToolList,
+    tabUrl: z.string().max(8192).optional(),
+    source: ToolSource.optional(),
+    capabilities: PageBrowserCapabilities.optional(),
+    extensions: Extensions.optional(),
+  }),
 });
 
 export const UpdateToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/updateTools'),
-  params: z.object({ tools: PageToolList, source: ToolSource.optional() }),
+  params: z.object({ tools: PageToolList, source: ToolSource.optional(), extensions: Extensions.optional() }),
 });
 
 export const ExecuteToolRequest = z.object({

@@ -54,9 +54,12 @@ listenToPopup(
 );
 
 // An open WebSocket does not keep an MV3 worker alive; if the worker was stopped anyway, the alarm
-// wakes it and the link dials again.
+// wakes it and the link dials again. It also lets the hub record that its tabs are alive.
 chrome.alarms.create('tabmcp-link', { periodInMinutes: 0.5 });
-chrome.alarms.onAlarm.addListener(() => link.ensure());
+chrome.alarms.onAlarm.addListener(() => {
+  link.ensure();
+  hub.keepAlive();
+});
 chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 // Remote access through a proxy (docs/remote.md), when configured.
 const proxyLink = startProxyMode(hub, log);

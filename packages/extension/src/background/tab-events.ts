@@ -61,10 +61,16 @@ export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) =>
   return reportTab;
 }
 
-/** A restarted worker rebuilds the hub from storage and the tabs still open, before it dials. */
+/**
+ * A restarted worker rebuilds the hub from storage and the tabs still open, before it dials. The
+ * hub starts restoring at once (before the tab query answers): content scripts register again
+ * within milliseconds, and must find their stored entries so each tab keeps its number.
+ */
 export async function restoreHub(hub: Hub): Promise<void> {
-  const tabs = await chrome.tabs.query({});
-  await hub.restore(tabs.flatMap((tab) => (tab.id === undefined ? [] : [{ tabId: tab.id, url: tab.url }])));
+  const liveTabs = chrome.tabs
+    .query({})
+    .then((tabs) => tabs.flatMap((tab) => (tab.id === undefined ? [] : [{ tabId: tab.id, url: tab.url }])));
+  await hub.restore(liveTabs);
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   hub.setActiveTab(active?.id);
 }
