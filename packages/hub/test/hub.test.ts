@@ -263,6 +263,86 @@ describe('hub: cached tools', () => {
   });
 });
 
+describe('hub: cached tools a page withdraws', () => {
+  const notes = () => tool('notes', { annotations: { cache: true } });
+  const opened: string[] = [];
+  const opener: TabOpener = {
+    async open(url) {
+      opened.push(url);
+      return 99;
+    },
+  };
+
+  it('forgets a cached tool its tab stops offering: unlisted, and a call fails at once without opening a tab', async () => {
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, openWaitMs: 5_000 });
+    transport.connect(1, `${SHOP}notes`, [notes(), tool('plain')]);
+    transport.update(1, [tool('plain')]);
+    transport.disconnect(1);
+    assert.deepEqual(names(hub), []);
+    const error = await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_notes', {}));
+    assert.equal(error.code, ErrorCode.ToolNotFound);
+    assert.match(error.message, /List the tools again/);
+    assert.deepEqual(opened, []);
+  });
+
+  it('a new load of the same page without the tool withdraws it; another page of the site does not', () => {
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener });
+    transport.connect(1, `${SHOP}notes?draft=1`, [notes()]);
+    transport.disconnect(1);
+    transport.connect(2, `${SHOP}home`, [tool('plain')]);
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_notes'), 'another page says nothing about it');
+    // Derived tools of the same page say nothing about the page's own tools either.
+    transport.onmessage?.(
+      3,
+      { jsonrpc: '2.0', method: 'browser/registerTools', params: { tools: [tool('click')], source: 'dom' } },
+      `${SHOP}notes`,
+    );
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_notes'));
+    transport.connect(4, `${SHOP}notes`, [tool('plain')]);
+    assert.ok(!names(hub).some((name) => name.endsWith('_notes')), names(hub).join(' '));
+  });
+});
+
+describe('hub: browser capabilities (mcp-b.md "Capability Negotiation")', () => {
+  const register = (transport: MemoryTransport, tabId: number, url: string, params: Record<string, unknown>) =>
+    transport.onmessage?.(
+      tabId,
+      { jsonrpc: '2.0', method: 'browser/registerTools', params: { tools: [tool('a')], tabUrl: url, ...params } },
+      url,
+    );
+
+  it('supports caching when the hub can cache and an allowed page declares it; never elicitation', () => {
+    const transport = new MemoryTransport();
+    const opener: TabOpener = { open: async () => 1 };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener });
+    const announced: boolean[] = [];
+    hub.onHubToolsChanged(() => announced.push(hub.capabilities().cacheSupported));
+    register(transport, 2, 'https://pending.example/', { capabilities: { cacheSupported: true } });
+    hub.setSiteDecision('shop.example', 'allow');
+    register(transport, 1, 'https://shop.example/', {});
+    assert.deepEqual(hub.capabilities(), { multiTabSupport: true, cacheSupported: false, elicitation: false });
+    // The same tools again, now with the page's declaration: only the capabilities change.
+    register(transport, 1, 'https://shop.example/', { capabilities: { cacheSupported: true, elicitation: true } });
+    assert.deepEqual(hub.capabilities(), { multiTabSupport: true, cacheSupported: true, elicitation: false });
+    assert.deepEqual(announced, [false, true], 'a change of capabilities alone is announced');
+    const noOpener = makeHub();
+    register(noOpener.transport, 1, SHOP, { capabilities: { cacheSupported: true } });
+    assert.equal(noOpener.hub.capabilities().cacheSupported, false, 'a hub that cannot reopen tabs cannot cache');
+  });
+
+  it('says it got extensions it does not know instead of dropping them unseen', () => {
+    const logged: Array<[string, Record<string, unknown>]> = [];
+    const { transport } = makeHub({ log: (event, details) => logged.push([event, details]) });
+    register(transport, 1, SHOP, { extensions: { 'example.com/token': 'abc' } });
+    assert.deepEqual(
+      logged.find(([event]) => event === 'extensions.ignored'),
+      ['extensions.ignored', { tabId: 1, keys: ['example.com/token'] }],
+    );
+  });
+});
+
 describe('hub: sites the user has not allowed', () => {
   it('holds back tools of a non-loopback site until the user allows it', async () => {
     const { hub, transport } = makeHub();

@@ -60,6 +60,20 @@ describe('parseMessage', () => {
     if (parsed.ok && 'method' in parsed.value && 'tools' in parsed.value.params)
       assert.deepEqual(parsed.value.params.tools[0], tool);
   });
+
+  it("keeps a page's browser capabilities and mcp-b.md extensions on registerTools and updateTools", () => {
+    const params = { tools: [], capabilities: { cacheSupported: true }, extensions: { 'example.com/token': 'abc' } };
+    for (const method of ['browser/registerTools', 'browser/updateTools']) {
+      const sent = method === 'browser/updateTools' ? { tools: [], extensions: params.extensions } : params;
+      const parsed = parseMessage(
+        ContentToBackground,
+        JSON.stringify({ jsonrpc: '2.0', method, params: sent }),
+        'port',
+      );
+      assert.ok(parsed.ok && 'method' in parsed.value, method);
+      assert.deepEqual(parsed.value.params, sent, method);
+    }
+  });
 });
 
 describe('TabEnvelope', () => {
