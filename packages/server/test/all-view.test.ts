@@ -72,6 +72,22 @@ describe('the all view', () => {
     });
   });
 
+  it("declares mcp-b.md's browser capabilities as the hub reports them, not fixed ones", async () => {
+    const { view, settle, browser } = setup();
+    await settle();
+    assert.equal(view.capabilities.experimental.browser.cacheSupported, true, 'from the hub list');
+    browser.emit({
+      type: 'hubToolsChanged',
+      tools: [searchTool],
+      capabilities: { multiTabSupport: true, cacheSupported: false, elicitation: false },
+    });
+    assert.deepEqual(view.capabilities.experimental.browser, {
+      multiTabSupport: true,
+      cacheSupported: false,
+      elicitation: false,
+    });
+  });
+
   it('routes hub tools to the hub, checks arguments first, and turns failures into recoverable errors', async () => {
     const { view, settle, browser } = setup();
     await view.callTool('connect_browser', {});

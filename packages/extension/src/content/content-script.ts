@@ -1,5 +1,11 @@
 import type { TabClient } from '@tabmcp/page';
-import { type Tool, Tool as ToolSchema, type ToolSource, validate } from '@tabmcp/protocol';
+import {
+  type PageBrowserCapabilities,
+  type Tool,
+  Tool as ToolSchema,
+  type ToolSource,
+  validate,
+} from '@tabmcp/protocol';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
@@ -40,6 +46,7 @@ const PAGE_NOTIFICATIONS = new Set<string>([
 interface ToolOrigin {
   client: Pick<TabClient, 'request'>;
   source: ToolSource;
+  capabilities?: PageBrowserCapabilities | undefined;
   stop(): void;
 }
 
@@ -59,7 +66,16 @@ function main(): void {
     lastSent = signature;
     port?.post(
       method === 'browser/registerTools'
-        ? { jsonrpc: '2.0', method, params: { tools, tabUrl: location.href, source: current.source } }
+        ? {
+            jsonrpc: '2.0',
+            method,
+            params: {
+              tools,
+              tabUrl: location.href,
+              source: current.source,
+              ...(current.capabilities ? { capabilities: current.capabilities } : {}),
+            },
+          }
         : { jsonrpc: '2.0', method, params: { tools, source: current.source } },
     );
   };
@@ -123,7 +139,7 @@ function main(): void {
         return;
       }
       domTools.cancel();
-      const { client, source } = found;
+      const { client, source, capabilities } = found;
       client.onnotification = (notification) => {
         if (PAGE_NOTIFICATIONS.has(notification.method)) {
           port?.post({
@@ -140,7 +156,7 @@ function main(): void {
       };
       client.onclose = shutDown;
       // Beside the page's own tools, the agent can still read the page and follow its links.
-      use({ client: withReadingTools(client, document), source, stop: () => client.close('Replaced') });
+      use({ client: withReadingTools(client, document), source, capabilities, stop: () => client.close('Replaced') });
     }, reportError);
   discover();
 }

@@ -1,5 +1,5 @@
 import { TabClient } from '@tabmcp/page';
-import { ToolSource } from '@tabmcp/protocol';
+import { PageBrowserCapabilities, ToolSource } from '@tabmcp/protocol';
 import { SOURCE_META_KEY } from '../bridge/channel';
 
 export interface Candidate {
@@ -18,7 +18,7 @@ const PRIORITY_GRACE_MS = 30;
  */
 export async function findPageServer(
   candidates: Candidate[],
-): Promise<{ client: TabClient; source: ToolSource } | undefined> {
+): Promise<{ client: TabClient; source: ToolSource; capabilities: PageBrowserCapabilities | undefined } | undefined> {
   const clients = candidates.map(
     (candidate) => new TabClient({ channel: candidate.channel, connectTimeoutMs: DISCOVERY_TIMEOUT_MS }),
   );
@@ -44,9 +44,17 @@ export async function findPageServer(
   const client = clients[chosen];
   const candidate = candidates[chosen];
   if (!client || !candidate) return undefined;
-  const result = (await client.initialize()) as { _meta?: Record<string, unknown> } | undefined;
+  const result = (await client.initialize()) as
+    | { _meta?: Record<string, unknown>; capabilities?: { browser?: unknown } }
+    | undefined;
   // The bridge names what it found (window.mcp, WebMCP, declarative forms); a page cannot lie its
   // way into anything but a label, and an unknown label is ignored.
   const named = ToolSource.safeParse(result?._meta?.[SOURCE_META_KEY]);
-  return { client, source: named.success ? named.data : candidate.source };
+  // mcp-b.md: a page server may declare `browser` capabilities; the hub aggregates them.
+  const declared = PageBrowserCapabilities.safeParse(result?.capabilities?.browser);
+  return {
+    client,
+    source: named.success ? named.data : candidate.source,
+    capabilities: declared.success ? declared.data : undefined,
+  };
 }

@@ -1,4 +1,5 @@
 import {
+  type BrowserCapabilities,
   CallToolResult,
   checkPageArguments,
   errorMessage,
@@ -32,9 +33,8 @@ export interface AllViewOptions {
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
-const HUB_CAPABILITIES = {
-  experimental: { browser: { multiTabSupport: true, cacheSupported: true, elicitation: false } },
-};
+/** Before a browser reported its own: nothing can be cached without one. */
+const NO_BROWSER_YET: BrowserCapabilities = { multiTabSupport: true, cacheSupported: false, elicitation: false };
 
 /**
  * The `all` view (DESIGN.md decision 3): the session's tools, plus, once the agent connected,
@@ -42,12 +42,12 @@ const HUB_CAPABILITIES = {
  * Calls to those go to the extension's hub, which picks the tab. Schemas pass through whole.
  */
 export class AllView implements McpView {
-  readonly capabilities = HUB_CAPABILITIES;
   readonly #session: SessionView;
   readonly #link: HubLink;
   readonly #timeoutMs: number | undefined;
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   #hubTools = new Map<string, Tool>();
+  #browserCapabilities = NO_BROWSER_YET;
   readonly #announcer: ListAnnouncer;
   ontoolschanged: (() => void) | undefined;
 
@@ -60,7 +60,9 @@ export class AllView implements McpView {
     const onevent = link.onevent;
     link.onevent = (event: BrowserEvent) => {
       onevent?.(event);
-      if (event.type === 'hubToolsChanged') this.#setHubTools(event.tools);
+      if (event.type !== 'hubToolsChanged') return;
+      if (event.capabilities) this.#browserCapabilities = event.capabilities;
+      this.#setHubTools(event.tools);
     };
     const onup = link.onup;
     link.onup = () => {
@@ -75,6 +77,14 @@ export class AllView implements McpView {
     );
     session.ontoolschanged = () => this.#announcer.schedule();
     if (link.isUp) this.#refresh();
+  }
+
+  /**
+   * mcp-b.md's `browser` set as the extension's hub last reported it. MCP fixes capabilities at
+   * initialize, so a client sees the set of the moment it connected (docs/decisions.md, issue 14).
+   */
+  get capabilities() {
+    return { experimental: { browser: { ...this.#browserCapabilities } } };
   }
 
   setAutoFallback(on: boolean): void {
@@ -151,8 +161,10 @@ export class AllView implements McpView {
     this.#link.requestValue({ type: 'listHubTools', requestId: '' }, 'listHubTools').then(
       (raw) => {
         const checked = validate(HubToolsResult, raw, 'hub tool list');
-        if (checked.ok) this.#setHubTools(checked.value.tools);
-        else this.#log('all-view.rejected', { reason: checked.error.message });
+        if (checked.ok) {
+          this.#browserCapabilities = checked.value.capabilities;
+          this.#setHubTools(checked.value.tools);
+        } else this.#log('all-view.rejected', { reason: checked.error.message });
       },
       (error: unknown) => this.#log('all-view.list-failed', { error: errorMessage(error) }),
     );
