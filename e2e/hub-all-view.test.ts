@@ -83,6 +83,19 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     assert.match(whoami?.description ?? '', /^\[page tool from http:\/\/127\.0\.0\.1:\d+, tab 2\] Which page answers/);
   });
 
+  it('a page that adds a tool itself (after a click) reaches the client: list_changed, then the new tool', async () => {
+    const page = await pageWith('label=two');
+    const added = `website_tool_${domain}_tab2_added_by_click`;
+    assert.ok(!(await hubNames()).includes(added));
+    const changed = tabmcp.nextListChanged(15_000);
+    await page.click('#add-tool');
+    await changed;
+    await waitForNames((list) => list.includes(added), 'the tool the page added');
+    const result = await tabmcp.call(added);
+    assert.notEqual(result.isError, true, textOf(result));
+    assert.deepEqual(JSON.parse(textOf(result)), { clicked: true });
+  });
+
   it('a site not yet allowed shows no tools until the user allows it in the popup', async () => {
     const tabId = await open(`${otherSite.url('127.0.0.2')}/notes.html?label=pending`);
     const listed = (await tabmcp.call('list_tabs')).structuredContent as {
@@ -164,34 +177,69 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     assert.equal(await reopened.locator('#notes li').innerText(), 'remember me');
   });
 
-  it('after the worker is stopped and restarts, the server sees the same tools and a call works at once', async () => {
-    const before = await hubNames();
+  it('after the worker is stopped and restarts, each tab keeps its number: a call by the same name runs in the same tab', async () => {
+    // A gap in the numbers: "four" opens as tab 2 of its site, then tab 1 ("one") closes. A worker
+    // that renumbered would make "four" tab 1 again.
+    await open(`${site.url('127.0.0.1')}/notes.html?label=four`);
+    await waitForNames((list) => list.includes(`website_tool_${domain}_tab2_whoami`), 'tab 2 of the site');
+    await (await pageWith('label=one')).close();
+    const before = await waitForNames(
+      (list) => !list.includes(`website_tool_${domain}_tab1_whoami`),
+      'tab 1 of the site gone',
+    );
+    assert.ok(before.includes(`website_tool_${domain}_tab2_save_note`), before.join(' '));
     // What the new worker restores from: the hub's state in chrome.storage.local.
     const extensionPage = await (await tabmcp.cdp()).contexts()[0]!.newPage();
     await extensionPage.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
-    const stored = await waitFor(
+    await waitFor(
       () =>
         extensionPage.evaluate(async () => {
           const value = (await chrome.storage.local.get('tabmcp.hub'))['tabmcp.hub'] as
-            | { tabs: Array<{ url: string; tools: Array<{ name: string }> }> }
+            | { tabs: Array<{ url: string }> }
             | undefined;
-          return value?.tabs.some((tab) => tab.url.includes('label=three')) ? value : undefined;
+          const urls = value?.tabs.map((tab) => tab.url) ?? [];
+          return urls.some((url) => url.includes('label=four')) && !urls.some((url) => url.includes('label=one'));
         }),
       5_000,
       'the stored hub state',
     );
-    assert.ok(stored.tabs.every((tab) => tab.tools.some((tool) => tool.name === 'whoami')));
     await extensionPage.close();
     const upsBefore = tabmcp.stderr().split('link.up').length;
-    const page = await pageWith('label=three');
-    const cdp = await page.context().newCDPSession(page);
+    const four = await pageWith('label=four');
+    const cdp = await four.context().newCDPSession(four);
     await cdp.send('ServiceWorker.enable');
     await cdp.send('ServiceWorker.stopAllWorkers');
     await waitFor(() => tabmcp.stderr().split('link.up').length > upsBefore, 20_000, 'the worker to dial in again');
     const result = await tabmcp.call(`website_tool_${otherDomain}_tab1_whoami`);
     assert.notEqual(result.isError, true, textOf(result));
     assert.equal((result.structuredContent as { label: string }).label, 'three');
+    // The page's content scripts register again while the worker restores: the numbers hold.
     assert.deepEqual(await waitForNames((list) => list.length === before.length, 'the same tools'), before);
+    const saved = await tabmcp.call(`website_tool_${domain}_tab2_save_note`, { text: 'after the restart' });
+    assert.notEqual(saved.isError, true, textOf(saved));
+    // Over CDP: the note landed in tab "four", and in no other page.
+    const notes = new Map<string, string>();
+    for (const page of (await tabmcp.cdp()).contexts()[0]!.pages()) {
+      if (page.url().includes('/notes.html')) notes.set(page.url(), await page.locator('#notes').innerText());
+    }
+    const changed = [...notes].filter(([, text]) => text.includes('after the restart')).map(([url]) => url);
+    assert.deepEqual(changed.length, 1, JSON.stringify([...notes]));
+    assert.match(changed[0] ?? '', /label=four$/);
     await cdp.detach();
+  });
+
+  it('a page that withdraws a cached tool: it leaves the list, and a call by its name fails at once', async () => {
+    const four = await pageWith('label=four');
+    const cachedName = `website_tool_${domain}_save_note`;
+    await four.evaluate(() => (window as unknown as { dropSaveNote(): void }).dropSaveNote());
+    await waitForNames((list) => !list.includes(`website_tool_${domain}_tab2_save_note`), 'save_note withdrawn');
+    await four.close();
+    const names = await waitForNames((list) => !list.some((name) => name.includes(`${domain}_tab`)), 'tab gone');
+    assert.ok(!names.includes(cachedName), `no cached copy left: ${names.join(' ')}`);
+    const pagesBefore = (await tabmcp.cdp()).contexts()[0]!.pages().length;
+    const result = await tabmcp.call(cachedName, { text: 'too late' });
+    assert.equal(result.isError, true);
+    assert.doesNotMatch(textOf(result), /did not offer that tool/);
+    assert.equal((await tabmcp.cdp()).contexts()[0]!.pages().length, pagesBefore, 'no tab was opened for it');
   });
 });

@@ -5,12 +5,14 @@ import { repoRoot } from './harness';
 
 /**
  * Pages for the hub's end-to-end tests, each publishing tools with the page SDK:
- * `whoami` (read-only), `slow` (answers after `ms`), `save_note` (cached: survives its tab); the
- * benchmarks add and remove batches of tools with `addMany(count, prefix)` and `removeMany()`.
+ * `whoami` (read-only), `slow` (answers after `ms`), `save_note` (cached: survives its tab). The
+ * page changes its own tools: the "Add a tool" button adds `added_by_click`, `dropSaveNote()`
+ * withdraws `save_note`; the benchmarks add and remove batches with `addMany(count, prefix)` and
+ * `removeMany()`.
  */
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Notes</title><script src="/sdk/tabmcp-page.js"></script></head>
-<body><h1>Notes</h1><ul id="notes"></ul><script>
+<body><h1>Notes</h1><button id="add-tool">Add a tool</button><ul id="notes"></ul><script>
 const mcp = new TabMcp.McpWindowProvider({ name: 'notes', version: '1.0.0' });
 const label = new URLSearchParams(location.search).get('label') || 'none';
 mcp.addTool({ name: 'whoami', description: 'Which page answers', annotations: { readOnlyHint: true },
@@ -20,10 +22,14 @@ mcp.addTool({ name: 'whoami', description: 'Which page answers', annotations: { 
 mcp.addTool({ name: 'slow', description: 'Answers after ms milliseconds',
   inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } },
   ({ ms }) => new Promise((done) => setTimeout(() => done({ waited: ms }), ms)));
-mcp.addTool({ name: 'save_note', description: 'Saves a note on this page', annotations: { cache: true },
+const saveNote = mcp.addTool({ name: 'save_note', description: 'Saves a note on this page', annotations: { cache: true },
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
   ({ text }) => { const li = document.createElement('li'); li.textContent = text; document.getElementById('notes').append(li);
     return { saved: text, href: location.href }; });
+window.dropSaveNote = () => saveNote.remove();
+document.getElementById('add-tool').addEventListener('click', () => mcp.addTool({ name: 'added_by_click',
+  description: 'Added when the user clicked', inputSchema: { type: 'object', properties: {} } }, () => ({ clicked: true })),
+  { once: true });
 const bulk = [];
 window.addMany = (count, prefix) => { for (let i = 0; i < count; i++) bulk.push(mcp.addTool({ name: prefix + '_' + i,
   description: 'Bulk tool ' + i, inputSchema: { type: 'object', properties: { n: { type: 'number' } } } }, () => ({ i }))); };
