@@ -11,7 +11,7 @@ import { BRIDGE_CHANNEL } from '../bridge/channel';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
-import { rateLimited } from './rate-limit';
+import { SentToolList, toolUpdates } from './tool-updates';
 
 /**
  * The proxy of mcp-b.md, one per tab: finds where the page's tools come from, reports them to the
@@ -20,8 +20,6 @@ import { rateLimited } from './rate-limit';
  * answers, the same Port switches to it (with get_page_content and open_link kept beside its
  * tools), so the background can never see the two out of order.
  */
-const UPDATE_DEBOUNCE_MS = 500;
-const POLL_INTERVAL_MS = 60_000;
 /** Where a page's own tools may answer, in order of preference. */
 const PAGE_SERVERS: Candidate[] = [
   { channel: 'mcp-default', source: 'mcp-b' },
@@ -53,7 +51,7 @@ interface ToolOrigin {
 function main(): void {
   let origin: ToolOrigin | undefined;
   let port: TabPort | undefined;
-  let lastSent = '';
+  const sent = new SentToolList();
 
   const publish = async (method: 'browser/registerTools' | 'browser/updateTools') => {
     const current = origin;
@@ -61,9 +59,7 @@ function main(): void {
     const tools = await listTools(current.client, current.source);
     // The page's own server may have taken over while this list was on its way.
     if (origin !== current) return;
-    const signature = JSON.stringify(tools);
-    if (method === 'browser/updateTools' && signature === lastSent) return;
-    lastSent = signature;
+    if (!sent.record(tools) && method === 'browser/updateTools') return;
     port?.post(
       method === 'browser/registerTools'
         ? {
@@ -80,16 +76,14 @@ function main(): void {
     );
   };
   const register = () => void publish('browser/registerTools').catch(reportError);
-  const updates = rateLimited(() => void publish('browser/updateTools').catch(reportError), UPDATE_DEBOUNCE_MS);
+  const updates = toolUpdates(() => void publish('browser/updateTools').catch(reportError));
   // Calls go to whichever origin is current when they arrive.
   const router: Pick<TabClient, 'request'> = {
     request: (method, params) =>
       origin ? origin.client.request(method, params) : Promise.reject(new Error('This page has no tools yet')),
   };
-  const poll = setInterval(() => updates.schedule(), POLL_INTERVAL_MS);
-
   const shutDown = () => {
-    clearInterval(poll);
+    updates.stop();
     domTools.cancel();
     const current = origin;
     origin = undefined;
@@ -151,7 +145,7 @@ function main(): void {
             },
           });
         } else if (notification.method === 'notifications/tools/list_changed') {
-          updates.schedule();
+          updates.changed();
         }
       };
       client.onclose = shutDown;
