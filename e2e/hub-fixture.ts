@@ -8,7 +8,7 @@ import { repoRoot } from './harness';
  * `whoami` (read-only), `slow` (answers after `ms`), `save_note` (cached: survives its tab). The
  * page changes its own tools: the "Add a tool" button adds `added_by_click`, `dropSaveNote()`
  * withdraws `save_note`; the benchmarks add and remove batches with `addMany(count, prefix)` and
- * `removeMany()`.
+ * `removeMany()`. `/declares.html` is a page whose server declares `browser.cacheSupported`.
  */
 const PAGE = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Notes</title><script src="/sdk/tabmcp-page.js"></script></head>
@@ -38,6 +38,24 @@ mcp.exposeOnWindow();
 TabMcp.serveTab(mcp);
 </script></body></html>`;
 
+/** A page whose server declares mcp-b.md's `browser.cacheSupported` at initialize, with no cached tool. */
+const DECLARES_CACHING = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Declares</title><script src="/sdk/tabmcp-page.js"></script></head>
+<body><h1>Declares caching</h1><script>
+const mcp = new TabMcp.McpWindowProvider({ name: 'declares', version: '1.0.0' });
+mcp.addTool({ name: 'whoami', description: 'Which page answers', inputSchema: { type: 'object', properties: {} } },
+  () => ({ href: location.href }));
+TabMcp.serveTab({
+  listTools: () => mcp.listTools(),
+  callTool: (call) => mcp.callTool(call),
+  getServerInfo: () => mcp.getServerInfo(),
+  getCapabilities: async () => ({ ...(await mcp.getCapabilities()), browser: { cacheSupported: true } }),
+  addEventListener: (...args) => mcp.addEventListener(...args),
+  removeEventListener: (...args) => mcp.removeEventListener(...args),
+  dispatchEvent: (event) => mcp.dispatchEvent(event),
+});
+</script></body></html>`;
+
 export interface HubSite {
   /** http://<host>:<port> for a host that resolves to this server. */
   url(host: string): string;
@@ -50,8 +68,10 @@ export async function startHubSite(bindHost = '127.0.0.1'): Promise<HubSite> {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
     if (path === '/sdk/tabmcp-page.js') {
       response.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk);
-    } else if (path === '/notes.html') {
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE);
+    } else if (path === '/notes.html' || path === '/declares.html') {
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(path === '/notes.html' ? PAGE : DECLARES_CACHING);
     } else {
       response.writeHead(404).end();
     }

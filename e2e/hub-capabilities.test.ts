@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { httpBearerToken } from '../packages/server/src/mcp/http-token';
+import { type HubSite, startHubSite } from './hub-fixture';
+import { type Machine, newMachine } from './server-harness';
+import { serverBin } from './support/paths';
+import { waitFor } from './support/wait';
+
+/**
+ * mcp-b.md "Capability Negotiation" in real Chromium: a page server declares `browser.cacheSupported`,
+ * the content script passes it on, the hub aggregates it, and an MCP client that connects afterwards
+ * sees it. Stateless 2026-07-28 HTTP builds its server per request, so a new client reads the
+ * capabilities of that moment.
+ */
+describe('hub capabilities: what pages declare reaches MCP clients', () => {
+  let site: HubSite;
+  let machine: Machine;
+  let child: ChildProcess;
+  let url: string;
+  let stderr = '';
+  const clients: Client[] = [];
+
+  async function connect(): Promise<Client> {
+    const client = new Client(
+      { name: 'tabmcp-e2e-capabilities', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
+    const authorization = `Bearer ${httpBearerToken(machine.token)}`;
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }),
+    );
+    clients.push(client);
+    return client;
+  }
+  const browserCapabilities = (client: Client) =>
+    (client.getServerCapabilities()?.experimental as { browser?: Record<string, boolean> } | undefined)?.browser;
+
+  before(async () => {
+    site = await startHubSite('127.0.0.1');
+    machine = await newMachine();
+    child = spawn(
+      process.execPath,
+      [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
+      { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    url = await waitFor(() => /"event":"http.listening","url":"([^"]+)"/.exec(stderr)?.[1], 10_000, 'the HTTP port');
+  });
+
+  after(async () => {
+    for (const client of clients) await client.close().catch(() => {});
+    child?.kill('SIGTERM');
+    await new Promise((done) => child?.once('exit', done));
+    await site?.close();
+    machine?.close();
+  });
+
+  it('no page declares caching, then one does: a client connecting afterwards sees cacheSupported', async () => {
+    const first = await connect();
+    assert.deepEqual(browserCapabilities(first), { multiTabSupport: true, cacheSupported: false, elicitation: false });
+    await waitFor(
+      async () => (await first.callTool({ name: 'connect_browser', arguments: {} })).isError !== true,
+      20_000,
+      'the launched browser',
+    );
+    const opened = await first.callTool({
+      name: 'open_tab',
+      arguments: { url: `${site.url('127.0.0.1')}/declares.html` },
+    });
+    assert.notEqual(opened.isError, true, JSON.stringify(opened));
+    await waitFor(
+      async () =>
+        (await first.listTools(undefined, { cacheMode: 'bypass' })).tools.some((tool) => tool.name.endsWith('_whoami')),
+      10_000,
+      'the page tool',
+    );
+    const later = await connect();
+    assert.deepEqual(browserCapabilities(later), { multiTabSupport: true, cacheSupported: true, elicitation: false });
+  });
+});
