@@ -223,7 +223,8 @@ export class Hub {
       | ReadonlyArray<{ tabId: number; url: string | undefined }>
       | Promise<ReadonlyArray<{ tabId: number; url: string | undefined }>>,
   ): Promise<void> {
-    const held: Array<() => void> = [];
+    // A second restore while one runs shares its queue rather than strand it.
+    const held = this.#held ?? [];
     this.#held = held;
     const release = () => {
       if (this.#held !== held) return;
@@ -640,7 +641,7 @@ export class Hub {
     for (const [key, cached] of this.#cached) {
       if (cached.domain !== tab.domain || hasTool(tab, cached.tool.name)) continue;
       const offeredHere = previous?.domain === tab.domain && hasTool(previous, cached.tool.name);
-      if (!offeredHere && pageOf(cached.url) !== page) continue;
+      if (!offeredHere && (page === undefined || pageOf(cached.url) !== page)) continue;
       this.#cached.delete(key);
       this.#log('cache.withdrawn', { tabId: tab.tabId, domain: cached.domain, tool: cached.tool.name });
     }
