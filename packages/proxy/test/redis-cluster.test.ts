@@ -1,11 +1,11 @@
 // The Redis cluster's link rules (issue 15, item 5.1): no offline queue, re-subscribe after a Redis restart.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../../../test-support/proxy/fixtures';
+import { type RedisProcess, startRedis } from '../../../test-support/proxy/processes';
 import { RedisCluster } from '../src/cluster/redis-cluster';
 import { silentLogger } from '../src/log/logger';
 import type { Envelope } from '../src/wire/envelopes';
-import { eventually } from './helpers/fixtures';
-import { type RedisProcess, startRedis } from './helpers/processes';
 
 const ENDED: Envelope = { t: 'ended', from: 'a', connectionIds: ['conn-1'], reason: 'test' };
 

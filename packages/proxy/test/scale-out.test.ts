@@ -2,7 +2,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import type { ProxyServer } from '../src/index';
 import {
   attach,
   autoAnswer,
@@ -11,9 +10,10 @@ import {
   eventually,
   startTestProxy,
   tokenFor,
-} from './helpers/fixtures';
-import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from './helpers/processes';
-import type { TestSocket } from './helpers/test-socket';
+} from '../../../test-support/proxy/fixtures';
+import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from '../../../test-support/proxy/processes';
+import type { TestSocket } from '../../../test-support/proxy/test-socket';
+import type { ProxyServer } from '../src/index';
 
 const HEARTBEAT_MS = 200;
 
