@@ -1,14 +1,14 @@
 import { toProtocolError } from '@tabmcp/protocol';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 import { RedisLink } from '../redis/redis-link';
 import { Envelope } from '../wire/envelopes';
 import type { Cluster, ExtensionRecord } from './cluster';
 
 export interface RedisClusterOptions {
   url: string;
-  logger: Logger;
+  logger: LeveledLogger;
   /** Namespace for every key and channel, so several deployments can share one Redis. */
   keyPrefix?: string;
   /** Heartbeat period; a node missing three in a row is dead. */
@@ -39,7 +39,7 @@ export class RedisCluster implements Cluster {
   private readonly prefix: string;
   private readonly heartbeatMs: number;
   private readonly ttlMs: number;
-  private readonly logger: Logger;
+  private readonly logger: LeveledLogger;
   private readonly announced = new Map<string, ExtensionRecord>();
   /** Withdrawals that failed while Redis was away, retried on reconnect. */
   private readonly withdrawals = new Map<string, string>();

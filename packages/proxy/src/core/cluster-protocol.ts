@@ -1,6 +1,6 @@
 import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import type { Cluster } from '../cluster/cluster';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 import type { AttachEnvelope, Envelope } from '../wire/envelopes';
 import type { ExtensionSession } from './extension-session';
 import type { McpSession } from './mcp-session';
@@ -32,7 +32,7 @@ export interface LocalRoutes {
 export interface ClusterProtocolOptions {
   nodeId: string;
   cluster: Cluster;
-  logger: Logger;
+  logger: LeveledLogger;
   /** Deadline of an attach answered by another node and of presence look-ups. */
   connectTimeoutMs: number;
   routes: LocalRoutes;
@@ -45,7 +45,7 @@ export interface ClusterProtocolOptions {
 export class ClusterProtocol {
   private readonly nodeId: string;
   private readonly cluster: Cluster;
-  private readonly logger: Logger;
+  private readonly logger: LeveledLogger;
   private readonly routes: LocalRoutes;
   private readonly connectTimeoutMs: number;
   private readonly pendingAttaches: PendingAttaches;

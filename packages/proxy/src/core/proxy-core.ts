@@ -1,7 +1,7 @@
 import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import type { Identity, TokenVerifier } from '../auth/token-verifier';
 import type { Cluster, ExtensionRecord } from '../cluster/cluster';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 import { ClusterProtocol, NOT_FOUND } from './cluster-protocol';
 import { type AttachedClient, ExtensionSession, type ExtensionSessionHost } from './extension-session';
 import type { Limits } from './limits';
@@ -17,7 +17,7 @@ export interface ProxyCoreOptions {
   verifier: TokenVerifier;
   cluster: Cluster;
   limits: Limits;
-  logger: Logger;
+  logger: LeveledLogger;
   /** How often to check that the nodes we share connections with are alive. */
   livenessIntervalMs?: number;
 }
@@ -41,7 +41,7 @@ const NODE_LOST = 'Proxy instance hosting the extension is gone';
  */
 export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   readonly limits: Limits;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly verifier: TokenVerifier;
   readonly nodeId: string;
   private readonly cluster: Cluster;

@@ -1,13 +1,13 @@
 import { toProtocolError } from '@tabmcp/protocol';
 import { Redis } from 'ioredis';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 
 export interface RedisLinkOptions {
   /** `redis://[user:password@]host[:port][/db]` or `rediss://…` for TLS. */
   url: string;
   /** Names the connection in the log: `commands` or `subscriber`. */
   role: string;
-  logger: Logger;
+  logger: LeveledLogger;
   connectTimeoutMs: number;
   maxReconnectDelayMs: number;
   /** Connected (again) and ready; a subscriber has its channels back. */
