@@ -1,6 +1,6 @@
 // Issue 10: the same tasks on pages that publish no tools (examples/apps, examples/dom-patterns),
 // through tabmcp's derived tools, Playwright MCP and chrome-devtools-mcp. Each run is a fresh MCP
-// process and browser, scripted as an agent following each server's tools (e2e/support/
+// process and browser, scripted as an agent following each server's tools (test-support/
 // real-app-agent.ts), and counts only when the page itself, read over CDP, shows the task done.
 // Per task and server: success, calls, bytes read (tool lists + results), wall time from process
 // start to the last call (browser launch included). Run: npx tsx bench/real-apps.ts
