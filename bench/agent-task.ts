@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { chromium } from 'playwright-core';
-import { freePort } from '../e2e/support/net';
-import { repoRoot } from '../e2e/support/paths';
-import { textOf } from '../e2e/support/results';
-import { type StdioMcp, startStdioMcp } from '../e2e/support/stdio-client';
-import { startTabmcpProcess } from '../e2e/support/tabmcp-process';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { freePort } from '../test-support/net';
+import { repoRoot } from '../test-support/paths';
+import { textOf } from '../test-support/results';
+import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
+import { startTabmcpProcess } from '../test-support/tabmcp-process';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median, summarize } from './lib/stats';
 

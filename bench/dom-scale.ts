@@ -4,7 +4,7 @@
 // in the same page, is one querySelectorAll pass that asks each interactive element whether it is
 // visible. "Ready" adds the content script's fixed wait for a page server (DOM_TOOLS_AFTER_MS).
 // Run: npx tsx bench/dom-scale.ts
-import { startDomHarness } from '../packages/extension/test/dom-in-chromium';
+import { startDomHarness } from '../test-support/dom-in-chromium';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
 

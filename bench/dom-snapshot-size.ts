@@ -4,8 +4,8 @@
 // text (document.body.innerText). Sizes are UTF-8 bytes of the text the client receives; they do
 // not vary from run to run. Run: npx tsx bench/dom-snapshot-size.ts
 
-import { textOf } from '../e2e/support/results';
 import { startExampleServer } from '../examples/serve';
+import { textOf } from '../test-support/results';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRival } from './lib/rival-client';
 import { startBenchTabmcp } from './lib/tabmcp-client';

@@ -5,8 +5,8 @@
 //     beside the focused-view call of the same tool in the same run.
 // Run: npx tsx bench/hub-scale.ts
 import type { Page } from 'playwright-core';
-import { startTabmcp } from '../e2e/harness';
-import { startHubSite } from '../e2e/hub-fixture';
+import { startTabmcp } from '../test-support/harness';
+import { startHubSite } from '../test-support/hub-fixture';
 import { machine, ratio, writeResult } from './lib/results';
 import { formatRow, type Summary, summarize, timeEach } from './lib/stats';
 

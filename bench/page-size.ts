@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { repoRoot } from '../e2e/support/paths';
+import { repoRoot } from '../test-support/paths';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 
 /**

@@ -12,8 +12,8 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { tokenFor } from '../packages/proxy/test/helpers/fixtures';
-import { type RedisProcess, spawnProxy, startRedis } from '../packages/proxy/test/helpers/processes';
+import { tokenFor } from '../test-support/proxy/fixtures';
+import { type RedisProcess, spawnProxy, startRedis } from '../test-support/proxy/processes';
 import { type Figure, writeResult } from './lib/results';
 import { formatRow, type Summary, summarize } from './lib/stats';
 

@@ -1,6 +1,6 @@
 // Issue 10: the same tasks on pages that publish no tools (examples/apps, examples/dom-patterns),
 // through tabmcp's derived tools, Playwright MCP and chrome-devtools-mcp. Each run is a fresh MCP
-// process and browser, scripted as an agent following each server's tools (e2e/support/
+// process and browser, scripted as an agent following each server's tools (test-support/
 // real-app-agent.ts), and counts only when the page itself, read over CDP, shows the task done.
 // Per task and server: success, calls, bytes read (tool lists + results), wall time from process
 // start to the last call (browser launch included). Run: npx tsx bench/real-apps.ts
@@ -11,9 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
-import { browserLaunchedBy, devtoolsPortOf } from '../e2e/support/cdp';
-import { freePort } from '../e2e/support/net';
-import { repoRoot } from '../e2e/support/paths';
+import { buildApps } from '../examples/apps/build';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { browserLaunchedBy, devtoolsPortOf } from '../test-support/cdp';
+import { freePort } from '../test-support/net';
+import { repoRoot } from '../test-support/paths';
 import {
   devtoolsScript,
   playwrightScript,
@@ -22,12 +25,9 @@ import {
   TASKS,
   type TaskScript,
   tabmcpScript,
-} from '../e2e/support/real-app-agent';
-import { type StdioMcp, startStdioMcp } from '../e2e/support/stdio-client';
-import { startTabmcpProcess } from '../e2e/support/tabmcp-process';
-import { buildApps } from '../examples/apps/build';
-import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+} from '../test-support/real-app-agent';
+import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
+import { startTabmcpProcess } from '../test-support/tabmcp-process';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
 

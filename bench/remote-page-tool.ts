@@ -4,8 +4,8 @@
 // (callPageTool straight to the proxy, no MCP server in front). Loopback, one browser, one proxy.
 // Run: node scripts/build.mjs && npx tsx bench/remote-page-tool.ts
 import { silentLogger, startProxy } from '@tabmcp/proxy';
-import { launchProxyBrowser, RawProxyClient, startProxyTabmcp, startTestSite } from '../e2e/proxy-harness';
-import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
+import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
+import { launchProxyBrowser, RawProxyClient, startProxyTabmcp, startTestSite } from '../test-support/proxy-harness';
 import { machine, ratio, writeResult } from './lib/results';
 import { formatRow, summarize, timeEach } from './lib/stats';
 

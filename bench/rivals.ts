@@ -1,7 +1,7 @@
 // Issue 7: what an agent waits for one page-side call with tabmcp and with the tools people use
 // today, on the same bench page, beside the floor measured in the same run. Run: npx tsx bench/rivals.ts
 
-import { textOf } from '../e2e/support/results';
+import { textOf } from '../test-support/results';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRig } from './lib/rig';
 import { type RivalProcess, startRival } from './lib/rival-client';

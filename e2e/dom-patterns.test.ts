@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import type { ExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from '../test-support/server-harness';
 
 type Done = { done: string; changes?: string; removed?: string; messages?: string[]; counts?: Record<string, string> };
 

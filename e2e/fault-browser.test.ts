@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type TabmcpUnderTest, textOf, waitFor } from './harness';
-import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
+import { type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
 describe('fault: the browser dies with a page tool call in flight', () => {
   let launched: LaunchedTabmcp;

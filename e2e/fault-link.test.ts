@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
-import { type TabmcpUnderTest, textOf, waitFor } from './harness';
-import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
+import { type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
 describe('fault: the extension worker dies while a page tool call is in flight', () => {
   let launched: LaunchedTabmcp;

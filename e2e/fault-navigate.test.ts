@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
-import { jsonOf, textOf, waitFor } from './harness';
-import { pageWithUrl } from './support/cdp';
-import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
+import { pageWithUrl } from '../test-support/cdp';
+import { jsonOf, textOf, waitFor } from '../test-support/harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
 type Tabs = { focusedTabId: number | null; tabs: Array<{ id: number; url: string }> };
 

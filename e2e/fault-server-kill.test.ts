@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, browserOf, type Machine, newMachine, pageWithUrl, startAgent } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import {
+  type Agent,
+  browserOf,
+  type Machine,
+  newMachine,
+  pageWithUrl,
+  startAgent,
+} from '../test-support/server-harness';
 
 /**
  * Issue 7, "kill the server": the tabmcp process that owns the browser link dies without a word

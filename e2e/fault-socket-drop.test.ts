@@ -4,14 +4,14 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
-import { type LaunchedChromium, launchChromium } from '../bench/lib/chromium';
-import { freePort } from './support/net';
-import { repoRoot } from './support/paths';
-import { textOf } from './support/results';
-import type { StdioMcp } from './support/stdio-client';
-import { startTabmcpProcess } from './support/tabmcp-process';
-import { waitFor } from './support/wait';
+import { type BenchSite, startBenchSite } from '../test-support/bench-site';
+import { type LaunchedChromium, launchChromium } from '../test-support/chromium';
+import { freePort } from '../test-support/net';
+import { repoRoot } from '../test-support/paths';
+import { textOf } from '../test-support/results';
+import type { StdioMcp } from '../test-support/stdio-client';
+import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { waitFor } from '../test-support/wait';
 
 /**
  * A TCP relay on loopback between the extension and tabmcp: the WebSocket runs through it, and

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { jsonOf, type TabmcpUnderTest, textOf, waitFor } from './harness';
-import { pageWithUrl } from './support/cdp';
-import { type LaunchedTabmcp, startLaunchedTabmcp } from './support/launched-tabmcp';
+import { pageWithUrl } from '../test-support/cdp';
+import { jsonOf, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
+import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
 describe('fault: the tab goes away under a page tool call in flight', () => {
   let launched: LaunchedTabmcp;

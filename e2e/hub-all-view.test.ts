@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { Page } from 'playwright-core';
-import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
-import { type HubSite, startHubSite } from './hub-fixture';
-import { pageWithUrl } from './support/cdp';
+import { pageWithUrl } from '../test-support/cdp';
+import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
+import { type HubSite, startHubSite } from '../test-support/hub-fixture';
 
 /**
  * The hub in real Chromium through the `all` view: every tab's tools under mcp-b.md names,

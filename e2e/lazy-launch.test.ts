@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from './support/net';
-import { textOf } from './support/results';
-import type { StdioMcp } from './support/stdio-client';
-import { startTabmcpProcess } from './support/tabmcp-process';
+import { freePort } from '../test-support/net';
+import { textOf } from '../test-support/results';
+import type { StdioMcp } from '../test-support/stdio-client';
+import { startTabmcpProcess } from '../test-support/tabmcp-process';
 
 /**
  * Issue 11: `tabmcp --launch` starts Chromium at the first need, not at process start, so a

@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { jsonOf, startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { jsonOf, startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 
 /**
  * The extension consumes every kind of page, through the built tabmcp and the official MCP SDK

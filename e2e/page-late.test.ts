@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 
 /**
  * A page whose own tools appear long after it loaded (here a window.mcp object after 6 s, past the

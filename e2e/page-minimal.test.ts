@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { textOf, waitFor } from './harness';
-import { type LaunchedScene, startLaunchedScene } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type LaunchedScene, startLaunchedScene } from '../test-support/server-harness';
 
 /**
  * Issue 14, defects 3 and 10: a `window.mcp` with only listTools, callTool and addEventListener

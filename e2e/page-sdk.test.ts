@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
-import { repoRoot } from './harness';
+import { repoRoot } from '../test-support/harness';
 
 /**
  * The page SDK in real Chromium, without the extension: same-window use, a cross-origin iframe in

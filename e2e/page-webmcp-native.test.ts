@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { BrowserContext, Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { repoRoot } from './harness';
-import { launchWithExtension } from './support/extension-browser';
+import { launchWithExtension } from '../test-support/extension-browser';
+import { repoRoot } from '../test-support/harness';
 
 /**
  * Chrome's own WebMCP (`--enable-features=WebMCP`, no polyfill in the page) through the built

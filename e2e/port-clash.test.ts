@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { freePort } from './support/net';
-import { textOf } from './support/results';
-import type { StdioMcp } from './support/stdio-client';
-import { startTabmcpProcess } from './support/tabmcp-process';
+import { freePort } from '../test-support/net';
+import { textOf } from '../test-support/results';
+import type { StdioMcp } from '../test-support/stdio-client';
+import { startTabmcpProcess } from '../test-support/tabmcp-process';
 
 /**
  * Issue 11: another program on tabmcp's port (8765 is also AnkiConnect's) is named at once, with

@@ -4,9 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
-import { type Machine, newMachine } from './server-harness';
-import { serverBin } from './support/paths';
-import { waitFor } from './support/wait';
+import { serverBin } from '../test-support/paths';
+import { type Machine, newMachine } from '../test-support/server-harness';
+import { waitFor } from '../test-support/wait';
 
 type Mode = 'auto' | { pin: '2026-07-28' };
 

@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { type Machine, newMachine } from './server-harness';
-import { serverBin } from './support/paths';
-import { waitFor } from './support/wait';
+import { serverBin } from '../test-support/paths';
+import { type Machine, newMachine } from '../test-support/server-harness';
+import { waitFor } from '../test-support/wait';
 
 /** Probes `server/discover` on this connection instead of on a sibling process (see below). */
 class InPlaceStdioClientTransport extends StdioClientTransport {}

@@ -9,10 +9,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import { type ProxyServer, signToken, silentLogger, startProxy } from '@tabmcp/proxy';
-import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
 import { loadOrCreateToken } from '../packages/server/src/pairing';
-import { jsonOf, serverBin, textOf, waitFor } from './harness';
+import { jsonOf, serverBin, textOf, waitFor } from '../test-support/harness';
+import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
   launchProxyBrowser,
   type ProxyBrowser,
@@ -21,8 +21,8 @@ import {
   startProxyTabmcp,
   startTestSite,
   type TestSite,
-} from './proxy-harness';
-import { startStdioMcp } from './support/stdio-client';
+} from '../test-support/proxy-harness';
+import { startStdioMcp } from '../test-support/stdio-client';
 
 const BROWSER = 'E2E Chromium';
 

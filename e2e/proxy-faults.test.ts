@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
-import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
-import { jsonOf, textOf, waitFor } from './harness';
+import { jsonOf, textOf, waitFor } from '../test-support/harness';
+import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
   callUntilOk,
   launchProxyBrowser,
@@ -14,7 +14,7 @@ import {
   startProxyTabmcp,
   startTestSite,
   type TestSite,
-} from './proxy-harness';
+} from '../test-support/proxy-harness';
 
 const BROWSER = 'Faulty Chromium';
 

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
-import { tokenFor } from '../packages/proxy/test/helpers/fixtures';
-import { type RedisProcess, startRedis } from '../packages/proxy/test/helpers/processes';
-import { freePort, textOf, waitFor } from './harness';
+import { freePort, textOf, waitFor } from '../test-support/harness';
+import { tokenFor } from '../test-support/proxy/fixtures';
+import { type RedisProcess, startRedis } from '../test-support/proxy/processes';
 import {
   callUntilOk,
   launchProxyBrowser,
@@ -18,7 +18,7 @@ import {
   startProxyTabmcp,
   startTestSite,
   type TestSite,
-} from './proxy-harness';
+} from '../test-support/proxy-harness';
 
 const BROWSER = 'Scaled Chromium';
 

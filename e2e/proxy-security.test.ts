@@ -2,8 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
-import { SECRET, tokenFor } from '../packages/proxy/test/helpers/fixtures';
-import { textOf } from './harness';
+import { textOf } from '../test-support/harness';
+import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
   launchProxyBrowser,
   openTabWithTool,
@@ -12,7 +12,7 @@ import {
   startProxyTabmcp,
   startTestSite,
   type TestSite,
-} from './proxy-harness';
+} from '../test-support/proxy-harness';
 
 const BROWSER = 'Heavy Chromium';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildApps } from '../examples/apps/build';
-import { type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
-import { ScriptedAgent, TASKS, tabmcpScript } from './support/real-app-agent';
+import { ScriptedAgent, TASKS, tabmcpScript } from '../test-support/real-app-agent';
+import { type LaunchedScene, pageWithUrl, startLaunchedScene } from '../test-support/server-harness';
 
 /**
  * Issue 10: the fixture apps on real frameworks (React, Vue) and plain pages publish no tools; a

@@ -10,8 +10,8 @@ import type { BrowserContext } from 'playwright-core';
 import { WebSocketServer } from 'ws';
 import { LinkEndpoint } from '../packages/server/src/link/link-endpoint';
 import { WebSocketBrowserLink } from '../packages/server/src/link/websocket-browser-link';
-import { freePort, repoRoot, waitFor } from './harness';
-import { launchWithExtension } from './support/extension-browser';
+import { launchWithExtension } from '../test-support/extension-browser';
+import { freePort, repoRoot, waitFor } from '../test-support/harness';
 
 /**
  * Issue 13, in the layer where the fixes live: the real extension in real Chromium.

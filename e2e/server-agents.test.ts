@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, type Machine, newMachine, startAgent } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type Agent, type Machine, newMachine, startAgent } from '../test-support/server-harness';
 
 type Tabs = { tabs: Array<{ id: number; focused: boolean }>; focusedTabId: number | null };
 

@@ -6,8 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { EXTENSION_ORIGIN, MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import WebSocket from 'ws';
 import { authenticateListener } from '../packages/server/src/link/link-auth';
-import { freePort, serverBin, textOf, waitFor } from './harness';
-import { type Machine, newMachine } from './server-harness';
+import { freePort, serverBin, textOf, waitFor } from '../test-support/harness';
+import { type Machine, newMachine } from '../test-support/server-harness';
 
 /**
  * Bad input at tabmcp's two boundaries: the browser link (a client holding the extension's Origin

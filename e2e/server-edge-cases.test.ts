@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext } from 'playwright-core';
 import type { ExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, browserOf, pageWithUrl, type Scene, startAgent, startScene } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type Agent, browserOf, pageWithUrl, type Scene, startAgent, startScene } from '../test-support/server-harness';
 
 type Tabs = {
   tabs: Array<{ id: number; url: string; focused: boolean; toolCount: number }>;

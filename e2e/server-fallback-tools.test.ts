@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, type Scene, startScene } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type Agent, type Scene, startScene } from '../test-support/server-harness';
 
 const STABLE = [
   'connect_browser',

@@ -7,8 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
-import { serverBin, textOf, waitFor } from './harness';
-import { type Machine, newMachine } from './server-harness';
+import { serverBin, textOf, waitFor } from '../test-support/harness';
+import { type Machine, newMachine } from '../test-support/server-harness';
 
 /** `tabmcp --http`: MCP over Streamable HTTP on loopback, one session (focus, tools) per client. */
 describe('tabmcp --http serves several clients, each with its own session', () => {

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { BrowserContext } from 'playwright-core';
-import { repoRoot, serverBin, textOf, waitFor } from './harness';
-import { type Agent, type Machine, newMachine, startAgent } from './server-harness';
-import { launchWithExtension } from './support/extension-browser';
+import { launchWithExtension } from '../test-support/extension-browser';
+import { repoRoot, serverBin, textOf, waitFor } from '../test-support/harness';
+import { type Agent, type Machine, newMachine, startAgent } from '../test-support/server-harness';
 
 /**
  * Pairing a browser the person runs themselves (not --launch): `tabmcp pair` prints port and token,

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, CDPSession } from 'playwright-core';
 import type { ExampleServer } from '../examples/serve';
-import { textOf, waitFor } from './harness';
-import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from './server-harness';
+import { textOf, waitFor } from '../test-support/harness';
+import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from '../test-support/server-harness';
 
 /** Stops the extension's MV3 worker as Chrome does when it idles out (not a browser restart). */
 async function stopExtensionWorker(cdp: CDPSession): Promise<void> {

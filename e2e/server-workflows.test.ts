@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import type { ExampleServer } from '../examples/serve';
-import { textOf } from './harness';
-import { type Agent, browserOf, callWithProgress, pageWithUrl, type Scene, startScene } from './server-harness';
+import { textOf } from '../test-support/harness';
+import {
+  type Agent,
+  browserOf,
+  callWithProgress,
+  pageWithUrl,
+  type Scene,
+  startScene,
+} from '../test-support/server-harness';
 
 type Tabs = {
   tabs: Array<{ id: number; title: string; url: string; focused: boolean; toolCount: number }>;

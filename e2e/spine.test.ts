@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { jsonOf, startTabmcp, type TabmcpUnderTest, textOf, waitFor } from './harness';
+import { jsonOf, startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 
 describe('spine: a page tool called by an MCP client through real Chromium', () => {
   let site: ExampleServer;

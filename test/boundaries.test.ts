@@ -96,6 +96,20 @@ const cases: Array<{ what: string; folder: string; source: string; check: Check;
     expect: /No Node built-ins in a core/,
   },
   {
+    what: 'an e2e test importing a benchmark helper',
+    folder: 'e2e',
+    source: "export * from '../bench/lib/stats';\n",
+    check: { tool: 'biome' },
+    expect: /share helpers through test-support/,
+  },
+  {
+    what: "a package's test importing another package's tests",
+    folder: 'packages/server/test',
+    source: "export * from '../../proxy/test/core.test';\n",
+    check: { tool: 'biome' },
+    expect: /share helpers through test-support/,
+  },
+  {
     what: 'the hub importing the extension',
     folder: 'packages/hub/src',
     source: "export * from '@tabmcp/extension';\n",

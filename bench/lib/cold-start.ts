@@ -1,9 +1,9 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../e2e/support/net';
-import { textOf } from '../../e2e/support/results';
-import { startBenchSite } from './bench-site';
+import { startBenchSite } from '../../test-support/bench-site';
+import { freePort } from '../../test-support/net';
+import { textOf } from '../../test-support/results';
 import { startBenchTabmcp } from './tabmcp-client';
 
 export interface ColdStart {

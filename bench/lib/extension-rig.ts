@@ -1,4 +1,4 @@
-import { startBenchSite } from './bench-site';
+import { startBenchSite } from '../../test-support/bench-site';
 import { startFakeLinkServer } from './fake-link-server';
 import { startFloorServer } from './floor-server';
 import { assemble, launchWithFloor } from './parts';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { repoRoot } from '../../e2e/support/paths';
-import { type LaunchedChromium, launchChromium } from './chromium';
+import { type LaunchedChromium, launchChromium } from '../../test-support/chromium';
+import { repoRoot } from '../../test-support/paths';
 
 /** What a rig starts, closed in reverse order however far the start got. */
 export class Parts {

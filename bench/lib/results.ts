@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
-import { repoRoot } from '../../e2e/support/paths';
+import { repoRoot } from '../../test-support/paths';
 
 const resultsDir = join(repoRoot, 'bench', 'results');
 

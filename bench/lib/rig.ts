@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { freePort } from '../../e2e/support/net';
-import { textOf } from '../../e2e/support/results';
-import { type BenchSite, startBenchSite } from './bench-site';
+import { type BenchSite, startBenchSite } from '../../test-support/bench-site';
+import { freePort } from '../../test-support/net';
+import { textOf } from '../../test-support/results';
 import { startFloorServer } from './floor-server';
 import { assemble, launchWithFloor } from './parts';
 import { type BenchTabmcp, residentMiB, startBenchTabmcp } from './tabmcp-client';

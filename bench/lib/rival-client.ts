@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { repoRoot } from '../../e2e/support/paths';
-import { textOf } from '../../e2e/support/results';
-import { startStdioMcp } from '../../e2e/support/stdio-client';
+import { repoRoot } from '../../test-support/paths';
+import { textOf } from '../../test-support/results';
+import { startStdioMcp } from '../../test-support/stdio-client';
 
 export interface RivalProcess {
   pid: number;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import type { StdioMcp } from '../../e2e/support/stdio-client';
-import { startTabmcpProcess } from '../../e2e/support/tabmcp-process';
+import type { StdioMcp } from '../../test-support/stdio-client';
+import { startTabmcpProcess } from '../../test-support/tabmcp-process';
 
 export type BenchTabmcp = StdioMcp;
 

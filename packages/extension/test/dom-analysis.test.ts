@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type DomHarness, startDomHarness } from './dom-in-chromium';
+import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
 const realWorld = (name: string) =>

@@ -6,6 +6,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   errorMessage,
+  type Logger,
   type PageBrowserCapabilities,
   type PageMethod,
   PendingRequests,
@@ -67,7 +68,7 @@ export interface HubOptions {
   /** A restored tab whose content script has not registered again after this long is dropped (15 s). */
   restoreGraceMs?: number;
   now?: () => number;
-  log?: (event: string, details: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 interface Route {
@@ -98,7 +99,7 @@ export class Hub {
   readonly #restoreGraceMs: number;
   readonly #restoreWaitMs: number;
   readonly #now: () => number;
-  readonly #log: (event: string, details: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #tabs = new Map<number, TabTools>();
   readonly #cached = new Map<string, StoredCachedTool>();
   readonly #policy = new SitePolicy();

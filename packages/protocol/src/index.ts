@@ -6,6 +6,7 @@ export * from './json-schema';
 export * from './jsonrpc';
 export * from './limits';
 export * from './link-auth';
+export * from './logger';
 export * from './parse';
 export * from './pending-requests';
 export * from './popup';

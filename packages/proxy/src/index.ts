@@ -17,6 +17,6 @@ export { DEFAULT_LIMITS, type Limits, resolveLimits } from './core/limits';
 export { CloseCode, type Peer } from './core/peer';
 export { ProxyCore, type ProxyCoreOptions, type ProxyStats } from './core/proxy-core';
 export type { Session } from './core/session';
-export { createJsonLogger, type LogFields, type Logger, type LogLevel, silentLogger } from './log/logger';
+export { createJsonLogger, type LeveledLogger, type LogLevel, silentLogger } from './log/logger';
 export { type ProxyOptions, type ProxyServer, startProxy } from './server/proxy-server';
 export type { Envelope } from './wire/envelopes';

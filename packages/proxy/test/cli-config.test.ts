@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SECRET } from '../../../test-support/proxy/fixtures';
+import { spawnProxy } from '../../../test-support/proxy/processes';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
 import { createTokenVerifier, parseDurationSeconds, resolveServeOptions, silentLogger, startProxy } from '../src/index';
-import { SECRET } from './helpers/fixtures';
-import { spawnProxy } from './helpers/processes';
-import { TestSocket } from './helpers/test-socket';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));

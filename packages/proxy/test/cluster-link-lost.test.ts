@@ -1,10 +1,17 @@
 // Issue 13 finding 14: when Redis dies, a call waiting on another instance fails at once, not after 120 s.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  attach,
+  connectExtension,
+  connectMcp,
+  eventually,
+  startTestProxy,
+  tokenFor,
+} from '../../../test-support/proxy/fixtures';
+import { type RedisProcess, startRedis } from '../../../test-support/proxy/processes';
+import type { TestSocket } from '../../../test-support/proxy/test-socket';
 import type { ProxyServer } from '../src/index';
-import { attach, connectExtension, connectMcp, eventually, startTestProxy, tokenFor } from './helpers/fixtures';
-import { type RedisProcess, startRedis } from './helpers/processes';
-import type { TestSocket } from './helpers/test-socket';
 
 const HEARTBEAT_MS = 200;
 

@@ -1,6 +1,7 @@
 // The core without any socket: fake peers, in-memory cluster, two nodes in one process.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { eventually, SECRET, sleep, tokenFor } from '../../../test-support/proxy/fixtures';
 import {
   createTokenVerifier,
   isReservedClientId,
@@ -12,7 +13,6 @@ import {
   type Session,
   silentLogger,
 } from '../src/index';
-import { eventually, SECRET, sleep, tokenFor } from './helpers/fixtures';
 
 type Frame = Record<string, unknown>;
 

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import {
+  attach,
+  autoAnswer,
+  connectExtension,
+  connectMcp,
+  sleep,
+  startTestProxy,
+  tokenFor,
+} from '../../../test-support/proxy/fixtures';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
 import type { ProxyServer } from '../src/index';
-import { attach, autoAnswer, connectExtension, connectMcp, sleep, startTestProxy, tokenFor } from './helpers/fixtures';
-import { TestSocket } from './helpers/test-socket';
 
 describe('faults', () => {
   let proxy: ProxyServer;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { attach, connectExtension, connectMcp, startTestProxy, tokenFor } from '../../../test-support/proxy/fixtures';
+import type { TestSocket } from '../../../test-support/proxy/test-socket';
 import type { ProxyServer } from '../src/index';
-import { attach, connectExtension, connectMcp, startTestProxy, tokenFor } from './helpers/fixtures';
-import type { TestSocket } from './helpers/test-socket';
 
 describe('forwarding', () => {
   let proxy: ProxyServer;

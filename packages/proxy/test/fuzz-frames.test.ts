@@ -3,9 +3,16 @@
 // serving a real client.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  attach,
+  autoAnswer,
+  connectExtension,
+  connectMcp,
+  startTestProxy,
+  tokenFor,
+} from '../../../test-support/proxy/fixtures';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
 import type { ProxyServer } from '../src/index';
-import { attach, autoAnswer, connectExtension, connectMcp, startTestProxy, tokenFor } from './helpers/fixtures';
-import { TestSocket } from './helpers/test-socket';
 
 const CAP = 2_048;
 const SEED = Number(process.env.FUZZ_SEED ?? 13);

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { createTokenVerifier, type ProxyServer } from '../src/index';
 import {
   attach,
   connectExtension,
@@ -11,8 +10,9 @@ import {
   sleep,
   startTestProxy,
   tokenFor,
-} from './helpers/fixtures';
-import { TestSocket } from './helpers/test-socket';
+} from '../../../test-support/proxy/fixtures';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
+import { createTokenVerifier, type ProxyServer } from '../src/index';
 
 function noneToken(payload: object): string {
   const header = base64url.encode(JSON.stringify({ alg: 'none', typ: 'JWT' }));

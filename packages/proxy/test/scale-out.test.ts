@@ -1,8 +1,7 @@
 // Several proxy instances on one real redis-server: presence, routing, instance death, Redis restart.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProxyServer } from '../src/index';
-import { RedisClient } from '../src/redis/redis-client';
+import { Redis } from 'ioredis';
 import {
   attach,
   autoAnswer,
@@ -11,9 +10,10 @@ import {
   eventually,
   startTestProxy,
   tokenFor,
-} from './helpers/fixtures';
-import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from './helpers/processes';
-import type { TestSocket } from './helpers/test-socket';
+} from '../../../test-support/proxy/fixtures';
+import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from '../../../test-support/proxy/processes';
+import type { TestSocket } from '../../../test-support/proxy/test-socket';
+import type { ProxyServer } from '../src/index';
 
 const HEARTBEAT_MS = 200;
 
@@ -92,9 +92,8 @@ describe('scale-out over Redis', () => {
   });
 
   it("garbage published on an instance's bus channel is dropped; the instance keeps serving", async () => {
-    const publisher = new RedisClient({ url: redis.url });
+    const publisher = new Redis(redis.url);
     try {
-      await publisher.connect();
       const channel = `tabmcp:proxy:bus:${b.nodeId}`;
       for (const junk of [
         'not json',
@@ -102,12 +101,12 @@ describe('scale-out over Redis', () => {
         '{"t":"reply","from":"x"}',
         JSON.stringify({ t: 'ended', from: 'x', connectionIds: 5 }),
       ]) {
-        assert.equal(await publisher.command(['PUBLISH', channel, junk]), 1);
+        assert.equal(await publisher.publish(channel, junk), 1);
       }
       const client = track(await connectMcp(b, await tokenFor('scale-junk')));
       assert.deepEqual(await listOn(client.socket, 1), []);
     } finally {
-      await publisher.close();
+      publisher.disconnect();
     }
   });
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { connectExtension, connectMcp, SECRET, startTestProxy, tokenFor } from '../../../test-support/proxy/fixtures';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
 import { type ProxyServer, signToken } from '../src/index';
-import { connectExtension, connectMcp, SECRET, startTestProxy, tokenFor } from './helpers/fixtures';
-import { TestSocket } from './helpers/test-socket';
 
 // Issue 13, the hostile remote user: findings 9 (capacity), 10 (roles) and 15 (TLS), over real sockets.
 

@@ -1,7 +1,6 @@
 // Replays every example exchange of shared/specs/proxy-protocol.md on real sockets, field by field.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ProxyServer } from '../src/index';
 import {
   attach,
   CONN_ID,
@@ -12,8 +11,9 @@ import {
   startTestProxy,
   TIMESTAMP,
   tokenFor,
-} from './helpers/fixtures';
-import { TestSocket } from './helpers/test-socket';
+} from '../../../test-support/proxy/fixtures';
+import { TestSocket } from '../../../test-support/proxy/test-socket';
+import type { ProxyServer } from '../src/index';
 
 const USER = '83898119-db4f-4848-9d27-ea328b73a4df';
 

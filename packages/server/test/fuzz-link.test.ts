@@ -6,10 +6,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EXTENSION_ORIGIN, ExtensionToServer, parseMessage, ServerToExtension } from '@tabmcp/protocol';
 import fc from 'fast-check';
 import WebSocket from 'ws';
-import { freePort } from '../../../e2e/support/net';
-import { serverBin } from '../../../e2e/support/paths';
-import type { StdioMcp } from '../../../e2e/support/stdio-client';
-import { startTabmcpProcess } from '../../../e2e/support/tabmcp-process';
+import { freePort } from '../../../test-support/net';
+import { serverBin } from '../../../test-support/paths';
+import type { StdioMcp } from '../../../test-support/stdio-client';
+import { startTabmcpProcess } from '../../../test-support/tabmcp-process';
 import { authenticateListener } from '../src/link/link-auth';
 
 // TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.

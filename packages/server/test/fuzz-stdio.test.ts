@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { freePort } from '../../../e2e/support/net';
-import { serverBin } from '../../../e2e/support/paths';
+import { freePort } from '../../../test-support/net';
+import { serverBin } from '../../../test-support/paths';
 
 // TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
 const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);

@@ -2,6 +2,7 @@ import {
   AuthChallenge,
   type ExtensionToServer,
   KEEPALIVE_INTERVAL_MS,
+  type Logger,
   linkProof,
   newNonce,
   parseMessage,
@@ -40,7 +41,7 @@ export class BrowserLink {
 
   constructor(
     private readonly config: () => Promise<LinkConfig>,
-    private readonly log: (event: string, details: Record<string, unknown>) => void,
+    private readonly log: Logger,
   ) {}
 
   #authenticated = false;

@@ -1,4 +1,5 @@
 import type { HubSnapshot, HubStore } from '@tabmcp/hub';
+import type { Logger } from '@tabmcp/protocol';
 
 const KEY = 'tabmcp.hub';
 const SITES_KEY = 'tabmcp.sites';
@@ -12,7 +13,7 @@ export class ChromeHubStore implements HubStore {
   #pending: HubSnapshot | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly log: (event: string, details: Record<string, unknown>) => void) {}
+  constructor(private readonly log: Logger) {}
 
   async load(): Promise<unknown> {
     const stored = await chrome.storage.local.get(KEY);

@@ -2,6 +2,7 @@ import type { TabTransport } from '@tabmcp/hub';
 import {
   type BackgroundToContent,
   ContentToBackground,
+  type Logger,
   MAX_MESSAGE_BYTES,
   PORT_NAME,
   serializedSize,
@@ -17,7 +18,7 @@ export class ChromeTabTransport implements TabTransport {
   onmessage: TabTransport['onmessage'];
   ondisconnect: TabTransport['ondisconnect'];
 
-  constructor(private readonly log: (event: string, details: Record<string, unknown>) => void) {
+  constructor(private readonly log: Logger) {
     chrome.runtime.onConnect.addListener((port) => this.#accept(port));
   }
 

@@ -1,5 +1,5 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
-import { PopupRequest, type PopupState, validate } from '@tabmcp/protocol';
+import { type Logger, PopupRequest, type PopupState, validate } from '@tabmcp/protocol';
 
 export interface PopupContext {
   hub: Hub;
@@ -12,7 +12,7 @@ export interface PopupContext {
  * Answers the popup. Only extension pages may ask: a message from a content script (which a page
  * may have compromised) could otherwise allow its own site.
  */
-export function listenToPopup(context: PopupContext, log: (event: string, details: Record<string, unknown>) => void) {
+export function listenToPopup(context: PopupContext, log: Logger) {
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
     // Extension pages only (the popup, or popup.html in a tab): content scripts send with the page's URL.
     if (sender.id !== chrome.runtime.id || !sender.url?.startsWith(chrome.runtime.getURL(''))) return false;

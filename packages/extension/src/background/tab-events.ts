@@ -1,5 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
-import type { ExtensionToServer } from '@tabmcp/protocol';
+import type { ExtensionToServer, Logger } from '@tabmcp/protocol';
 import { tabInfoOf } from './link-commands';
 
 /**
@@ -76,7 +76,7 @@ export async function restoreHub(hub: Hub): Promise<void> {
 }
 
 /** Tabs opened before the extension loaded have no content script. */
-export async function injectIntoOpenTabs(log: (event: string, details: Record<string, unknown>) => void) {
+export async function injectIntoOpenTabs(log: Logger) {
   const tabs = await chrome.tabs.query({ url: ['http://*/*', 'https://*/*'] });
   for (const tab of tabs) {
     if (tab.id === undefined) continue;

@@ -1,3 +1,5 @@
+import type { LogDetails } from '@tabmcp/protocol';
+
 /**
  * Events the hub logs on every tool call. A console call in the extension's service worker is not
  * free (Chromium hands it on for DevTools and the extension error console): logging each call cost
@@ -7,7 +9,7 @@
 const PER_CALL_EVENTS = new Set(['call']);
 
 /** The worker's log: everything but the per-call events, at debug level. */
-export function workerLog(event: string, details: Record<string, unknown>): void {
+export function workerLog(event: string, details: LogDetails = {}): void {
   if (PER_CALL_EVENTS.has(event)) return;
   console.debug('[tabmcp]', event, details);
 }

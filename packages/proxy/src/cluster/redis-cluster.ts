@@ -1,13 +1,14 @@
 import { toProtocolError } from '@tabmcp/protocol';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
-import type { Logger } from '../log/logger';
-import { RedisClient } from '../redis/redis-client';
+import type { LeveledLogger } from '../log/logger';
+import { RedisLink } from '../redis/redis-link';
 import { Envelope } from '../wire/envelopes';
 import type { Cluster, ExtensionRecord } from './cluster';
 
 export interface RedisClusterOptions {
   url: string;
-  logger: Logger;
+  logger: LeveledLogger;
   /** Namespace for every key and channel, so several deployments can share one Redis. */
   keyPrefix?: string;
   /** Heartbeat period; a node missing three in a row is dead. */
@@ -33,13 +34,12 @@ const MAX_RECONNECT_DELAY_MS = 1_000;
  * Redis may restart empty: each node remembers what it announced and writes it again on reconnect.
  */
 export class RedisCluster implements Cluster {
-  private readonly commands: RedisClient;
-  private readonly subscriber: RedisClient;
+  private readonly link: RedisLink;
+  private readonly subscriberLink: RedisLink;
   private readonly prefix: string;
   private readonly heartbeatMs: number;
   private readonly ttlMs: number;
-  private readonly connectTimeoutMs: number;
-  private readonly logger: Logger;
+  private readonly logger: LeveledLogger;
   private readonly announced = new Map<string, ExtensionRecord>();
   /** Withdrawals that failed while Redis was away, retried on reconnect. */
   private readonly withdrawals = new Map<string, string>();
@@ -52,60 +52,55 @@ export class RedisCluster implements Cluster {
     this.prefix = options.keyPrefix ?? 'tabmcp:proxy:';
     this.heartbeatMs = options.heartbeatMs ?? 2_000;
     this.ttlMs = this.heartbeatMs * 3;
-    this.connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
     this.logger = options.logger;
-    const common = { url: options.url, maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS, commandTimeoutMs: 5_000 };
-    this.commands = new RedisClient({
-      ...common,
-      onReady: () => {
-        this.logger.info('redis.up', { role: 'commands' });
-        void this.reannounce();
-      },
-      onDown: (reason) => this.logger.warn('redis.down', { role: 'commands', reason }),
-    });
-    this.subscriber = new RedisClient({
-      ...common,
-      onMessage: (_channel, message) => this.onMessage(message),
-      onReady: () => this.logger.info('redis.up', { role: 'subscriber' }),
-      onDown: (reason) => this.logger.warn('redis.down', { role: 'subscriber', reason }),
-    });
+    const common = {
+      url: options.url,
+      logger: options.logger,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+      maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS,
+    };
+    this.link = new RedisLink({ ...common, role: 'commands', onReady: () => void this.reannounce() });
+    this.subscriberLink = new RedisLink({ ...common, role: 'subscriber' });
+    this.subscriberLink.client.on('message', (_channel: string, message: string) => this.onMessage(message));
+  }
+
+  private get commands(): Redis {
+    return this.link.client;
   }
 
   readonly presence = {
     announce: async (record: ExtensionRecord): Promise<void> => {
       this.announced.set(record.extensionId, record);
       this.withdrawals.delete(record.extensionId);
-      await this.commands.command(['HSET', this.userKey(record.userId), record.extensionId, JSON.stringify(record)]);
+      await this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record));
     },
     withdraw: async (userId: string, extensionId: string): Promise<void> => {
       this.announced.delete(extensionId);
       try {
-        await this.commands.command(['HDEL', this.userKey(userId), extensionId]);
+        await this.commands.hdel(this.userKey(userId), extensionId);
       } catch (error) {
         this.withdrawals.set(extensionId, userId);
         throw error;
       }
     },
     list: async (userId: string): Promise<ExtensionRecord[]> => {
-      const flat = await this.commands.command(['HGETALL', this.userKey(userId)]);
+      const fields = await this.commands.hgetall(this.userKey(userId));
       const records: ExtensionRecord[] = [];
-      if (Array.isArray(flat)) {
-        for (let i = 1; i < flat.length; i += 2) {
-          const record = parseRecord(flat[i]);
-          if (record && record.userId === userId) records.push(record);
-        }
+      for (const value of Object.values(fields)) {
+        const record = parseRecord(value);
+        if (record && record.userId === userId) records.push(record);
       }
       const live = await this.existingNodes([...new Set(records.map((record) => record.nodeId))]);
       const stale = records.filter((record) => !live.has(record.nodeId));
       if (stale.length > 0 && this.trustworthy()) {
         void this.commands
-          .command(['HDEL', this.userKey(userId), ...stale.map((record) => record.extensionId)])
+          .hdel(this.userKey(userId), ...stale.map((record) => record.extensionId))
           .catch(() => undefined);
       }
       return records.filter((record) => live.has(record.nodeId));
     },
     find: async (userId: string, extensionId: string): Promise<ExtensionRecord | undefined> => {
-      const record = parseRecord(await this.commands.command(['HGET', this.userKey(userId), extensionId]));
+      const record = parseRecord(await this.commands.hget(this.userKey(userId), extensionId));
       if (!record || record.userId !== userId) return undefined;
       const live = await this.existingNodes([record.nodeId]);
       return live.has(record.nodeId) ? record : undefined;
@@ -118,7 +113,7 @@ export class RedisCluster implements Cluster {
 
   readonly bus = {
     publish: async (nodeId: string, envelope: Envelope): Promise<void> => {
-      const receivers = await this.commands.command(['PUBLISH', this.channel(nodeId), JSON.stringify(envelope)]);
+      const receivers = await this.commands.publish(this.channel(nodeId), JSON.stringify(envelope));
       if (receivers === 0) throw new Error(`proxy node ${nodeId} is not listening`);
     },
   };
@@ -126,8 +121,9 @@ export class RedisCluster implements Cluster {
   async join(nodeId: string, deliver: (envelope: Envelope) => void): Promise<void> {
     this.nodeId = nodeId;
     this.deliver = deliver;
-    await Promise.all([this.commands.connect(this.connectTimeoutMs), this.subscriber.connect(this.connectTimeoutMs)]);
-    await this.subscriber.subscribe(this.channel(nodeId));
+    await Promise.all([this.link.connect(), this.subscriberLink.connect()]);
+    // ioredis subscribes again by itself after every reconnect.
+    await this.subscriberLink.client.subscribe(this.channel(nodeId));
     await this.heartbeat();
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
     this.heartbeatTimer.unref?.();
@@ -137,23 +133,23 @@ export class RedisCluster implements Cluster {
     this.leaving ??= (async () => {
       clearInterval(this.heartbeatTimer);
       const nodeId = this.nodeId;
-      if (nodeId !== undefined && this.commands.isReady) {
+      if (nodeId !== undefined && this.link.isReady) {
         const byUser = new Map<string, string[]>();
         for (const record of this.announced.values()) {
           byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.extensionId]);
         }
-        const writes = [this.commands.command(['DEL', this.nodeKey(nodeId)])];
-        for (const [userId, ids] of byUser) writes.push(this.commands.command(['HDEL', this.userKey(userId), ...ids]));
+        const writes = [this.commands.del(this.nodeKey(nodeId))];
+        for (const [userId, ids] of byUser) writes.push(this.commands.hdel(this.userKey(userId), ...ids));
         await Promise.allSettled(writes);
       }
       this.announced.clear();
-      await Promise.all([this.commands.close(), this.subscriber.close()]);
+      await Promise.all([this.link.close(), this.subscriberLink.close()]);
     })();
     return this.leaving;
   }
 
   state(): 'up' | 'down' {
-    return this.commands.isReady && this.subscriber.isReady ? 'up' : 'down';
+    return this.link.isReady && this.subscriberLink.isReady ? 'up' : 'down';
   }
 
   /**
@@ -161,36 +157,29 @@ export class RedisCluster implements Cluster {
    * have reconnected and re-announced itself (after a Redis restart all keys are gone for a moment).
    */
   private trustworthy(): boolean {
-    const { upSince: commandsUp } = this.commands;
-    const { upSince: subscriberUp } = this.subscriber;
+    const { upSince: commandsUp } = this.link;
+    const { upSince: subscriberUp } = this.subscriberLink;
     if (commandsUp === undefined || subscriberUp === undefined) return false;
     return Date.now() - Math.max(commandsUp, subscriberUp) >= this.ttlMs + 2 * MAX_RECONNECT_DELAY_MS;
   }
 
   private async existingNodes(nodeIds: readonly string[]): Promise<Set<string>> {
     if (nodeIds.length === 0) return new Set();
-    const values = await this.commands.command(['MGET', ...nodeIds.map((id) => this.nodeKey(id))]);
-    const live = new Set<string>();
-    if (Array.isArray(values)) {
-      nodeIds.forEach((nodeId, i) => {
-        if (values[i] !== null && values[i] !== undefined) live.add(nodeId);
-      });
-    }
-    return live;
+    const values = await this.commands.mget(...nodeIds.map((id) => this.nodeKey(id)));
+    return new Set(nodeIds.filter((_nodeId, i) => values[i] !== null && values[i] !== undefined));
   }
 
   private async heartbeat(): Promise<void> {
     const nodeId = this.nodeId;
-    if (nodeId === undefined || this.leaving || !this.commands.isReady) return;
+    if (nodeId === undefined || this.leaving || !this.link.isReady) return;
     try {
-      const previous = await this.commands.command([
-        'SET',
+      const previous = await this.commands.set(
         this.nodeKey(nodeId),
         JSON.stringify({ nodeId, at: Date.now() }),
         'PX',
         this.ttlMs,
         'GET',
-      ]);
+      );
       // Our key was gone (Redis restarted, or we stalled past the TTL): others may have dropped our records.
       if (previous === null && this.announced.size > 0) await this.reannounce();
     } catch (error) {
@@ -203,21 +192,13 @@ export class RedisCluster implements Cluster {
     if (nodeId === undefined || this.leaving) return;
     try {
       const writes: Promise<unknown>[] = [
-        this.commands.command([
-          'SET',
-          this.nodeKey(nodeId),
-          JSON.stringify({ nodeId, at: Date.now() }),
-          'PX',
-          this.ttlMs,
-        ]),
+        this.commands.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs),
       ];
       for (const record of this.announced.values()) {
-        writes.push(
-          this.commands.command(['HSET', this.userKey(record.userId), record.extensionId, JSON.stringify(record)]),
-        );
+        writes.push(this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)));
       }
       for (const [extensionId, userId] of this.withdrawals) {
-        writes.push(this.commands.command(['HDEL', this.userKey(userId), extensionId]));
+        writes.push(this.commands.hdel(this.userKey(userId), extensionId));
       }
       await Promise.all(writes);
       this.withdrawals.clear();

@@ -1,6 +1,6 @@
 import { ErrorCode } from '@tabmcp/protocol';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 import { AuthenticateResult, ExtensionFrame } from '../wire/client-messages';
 import { decodeFrame, rawIdOf } from '../wire/decode';
 import { AUTHENTICATE_REQUEST_ID, connectionIdOfMappedId, newExtensionId } from './id-mapping';
@@ -19,7 +19,7 @@ export interface AttachedClient {
 /** What an extension session needs from the rest of the proxy. */
 export interface ExtensionSessionHost {
   readonly limits: Limits;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly verifier: TokenVerifier;
   extensionAuthenticated(session: ExtensionSession): void;
   /** Called once per session, authenticated or not. */

@@ -1,7 +1,7 @@
 import { describeIssues, ErrorCode, type JsonRpcId, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { ExtensionRecord } from '../cluster/cluster';
-import type { Logger } from '../log/logger';
+import type { LeveledLogger } from '../log/logger';
 import { ConnectParams, HandshakeParams, McpClientFrame, NoParams } from '../wire/client-messages';
 import { decodeFrame, idOfFrame } from '../wire/decode';
 import { isReservedClientId, mapRequestId, newConnectionId, newMcpClientId } from './id-mapping';
@@ -15,7 +15,7 @@ import { TokenBucket } from './token-bucket';
 /** What an MCP session needs from the rest of the proxy. */
 export interface McpSessionHost {
   readonly limits: Limits;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly verifier: TokenVerifier;
   listExtensions(userId: string): Promise<ExtensionRecord[]>;
   /** Resolves when the extension accepted the connection; rejects with a ProtocolError otherwise. */

@@ -1,14 +1,13 @@
 import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import type { Identity, TokenVerifier } from '../auth/token-verifier';
 import type { Cluster, ExtensionRecord } from '../cluster/cluster';
-import type { Logger } from '../log/logger';
-import type { AttachEnvelope, Envelope } from '../wire/envelopes';
+import type { LeveledLogger } from '../log/logger';
+import { ClusterProtocol, NOT_FOUND } from './cluster-protocol';
 import { type AttachedClient, ExtensionSession, type ExtensionSessionHost } from './extension-session';
 import type { Limits } from './limits';
 import { McpSession, type McpSessionHost } from './mcp-session';
 import { notificationFrame, requestFrame } from './outgoing';
 import { CloseCode, type Peer } from './peer';
-import { PendingAttaches } from './pending-attaches';
 import type { AttachOutcome, AttachRequest, CallOutcome, Link, Session } from './session';
 import { withTimeout } from './with-timeout';
 
@@ -18,7 +17,7 @@ export interface ProxyCoreOptions {
   verifier: TokenVerifier;
   cluster: Cluster;
   limits: Limits;
-  logger: Logger;
+  logger: LeveledLogger;
   /** How often to check that the nodes we share connections with are alive. */
   livenessIntervalMs?: number;
 }
@@ -31,19 +30,18 @@ export interface ProxyStats {
   inFlight: number;
 }
 
-const NOT_FOUND = 'Extension not found or not accessible';
 /** What a call waiting on another node gets when Redis goes away: its reply can no longer arrive. */
 const CLUSTER_LINK_LOST =
   'Cluster link lost: the browser is on another proxy instance and Redis is unreachable; retry once it is back';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
 
 /**
- * The proxy's routing brain: which sockets are which sessions, which MCP connection is attached to which
- * extension (locally or on another node), and the envelopes exchanged with other nodes. No sockets here.
+ * The proxy's routing brain: which sockets are which sessions and which MCP connection is attached to which
+ * extension, locally or on another node (the envelopes between nodes are ClusterProtocol's). No sockets here.
  */
 export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   readonly limits: Limits;
-  readonly logger: Logger;
+  readonly logger: LeveledLogger;
   readonly verifier: TokenVerifier;
   readonly nodeId: string;
   private readonly cluster: Cluster;
@@ -55,11 +53,10 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   private readonly attachedTo = new Map<string, ExtensionSession>();
   /** Connection id → the local MCP session that owns it (the extension may be on any node). */
   private readonly connections = new Map<string, McpSession>();
-  private readonly pendingAttaches: PendingAttaches;
+  private readonly peers: ClusterProtocol;
   private readonly livenessIntervalMs: number;
   private sweepTimer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
-  private livenessRunning = false;
   private closing: Promise<void> | undefined;
 
   constructor(options: ProxyCoreOptions) {
@@ -69,15 +66,29 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     this.limits = options.limits;
     this.logger = options.logger;
     this.livenessIntervalMs = options.livenessIntervalMs ?? 2_000;
-    this.pendingAttaches = new PendingAttaches(options.limits.connectTimeoutMs);
+    this.peers = new ClusterProtocol({
+      nodeId: this.nodeId,
+      cluster: this.cluster,
+      logger: this.logger,
+      connectTimeoutMs: options.limits.connectTimeoutMs,
+      routes: {
+        extension: (extensionId) => this.extensions.get(extensionId),
+        attachedExtension: (connectionId) => this.attachedTo.get(connectionId),
+        connection: (connectionId) => this.connections.get(connectionId),
+        attachLocal: (extension, request, fromNode) => this.attachLocal(extension, request, fromNode),
+        detachLocal: (connectionId, fromNode) => this.detachLocal(connectionId, fromNode),
+        remoteNodes: () => this.remoteNodes(),
+        nodeLost: (nodeId) => this.nodeLost(nodeId),
+      },
+    });
   }
 
   async start(): Promise<void> {
-    await this.cluster.join(this.nodeId, (envelope) => this.onEnvelope(envelope));
+    await this.peers.join();
     const sweepMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
     this.sweepTimer = setInterval(() => this.expireCalls(), sweepMs);
     this.sweepTimer.unref?.();
-    this.livenessTimer = setInterval(() => void this.checkLiveness(), this.livenessIntervalMs);
+    this.livenessTimer = setInterval(() => void this.peers.checkLiveness(), this.livenessIntervalMs);
     this.livenessTimer.unref?.();
   }
 
@@ -120,8 +131,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       clearInterval(this.livenessTimer);
       for (const session of [...this.mcpSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
       for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
-      this.pendingAttaches.rejectAll('Proxy shutting down');
-      await this.cluster.leave();
+      await this.peers.leave('Proxy shutting down');
     })();
     return this.closing;
   }
@@ -150,12 +160,12 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     if (!record || record.userId !== request.userId || record.nodeId === this.nodeId) {
       throw new ProtocolError(ErrorCode.ServerError, NOT_FOUND);
     }
-    return this.attachRemote(record.nodeId, request);
+    return this.peers.attachRemote(record.nodeId, request);
   }
 
   detach(connectionId: string, extensionId: string, nodeId: string): void {
     if (nodeId === this.nodeId) this.detachLocal(connectionId);
-    else this.publishQuietly(nodeId, { t: 'detach', from: this.nodeId, connectionId, extensionId });
+    else this.peers.detachRemote(nodeId, connectionId, extensionId);
   }
 
   forward(session: McpSession, link: Link, mappedId: string | undefined, method: string, params: unknown): void {
@@ -170,17 +180,8 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       );
       return;
     }
-    const envelope: Envelope = {
-      t: 'call',
-      from: this.nodeId,
-      connectionId: link.connectionId,
-      extensionId: link.extensionId,
-      userId: session.userId,
-      id: mappedId,
-      method,
-      params,
-    };
-    this.publish(link.nodeId, envelope).catch(() => {
+    const call = { connectionId: link.connectionId, extensionId: link.extensionId, userId: session.userId, mappedId };
+    this.peers.call(link.nodeId, call, method, params).catch(() => {
       if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension host is unreachable');
     });
   }
@@ -240,9 +241,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
     }
     session.attached.clear();
-    for (const [nodeId, connectionIds] of remote) {
-      this.publishQuietly(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
-    }
+    for (const [nodeId, connectionIds] of remote) this.peers.ended(nodeId, connectionIds, reason);
   }
 
   routeReply(connectionId: string, client: AttachedClient, mappedId: string, outcome: CallOutcome): void {
@@ -250,10 +249,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       this.connections.get(connectionId)?.deliverReply(mappedId, outcome);
       return;
     }
-    const envelope: Envelope = outcome.error
-      ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
-      : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result };
-    this.publishQuietly(client.nodeId, envelope);
+    this.peers.reply(client.nodeId, connectionId, mappedId, outcome);
   }
 
   routeNotification(session: ExtensionSession, method: string, params: unknown): void {
@@ -262,12 +258,10 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       if (client.nodeId === this.nodeId) this.connections.get(connectionId)?.deliverNotification(method, params);
       else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
     }
-    for (const [nodeId, connectionIds] of remote) {
-      this.publishQuietly(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
-    }
+    for (const [nodeId, connectionIds] of remote) this.peers.notify(nodeId, connectionIds, method, params);
   }
 
-  // ---- between nodes ----
+  // ---- local routing table ----
 
   private attachLocal(
     extension: ExtensionSession | undefined,
@@ -292,150 +286,6 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     extension.sendStatus();
   }
 
-  private attachRemote(nodeId: string, request: AttachRequest): Promise<AttachOutcome> {
-    return this.pendingAttaches.start(
-      (rid) => this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }),
-      `${NOT_FOUND} (its proxy instance did not answer)`,
-      `${NOT_FOUND} (its proxy instance is unreachable)`,
-    );
-  }
-
-  private onEnvelope(envelope: Envelope): void {
-    try {
-      this.handleEnvelope(envelope);
-    } catch (error) {
-      this.logger.error('cluster.envelope_failed', { type: envelope.t, error: toProtocolError(error).message });
-    }
-  }
-
-  private handleEnvelope(envelope: Envelope): void {
-    switch (envelope.t) {
-      case 'attach':
-        this.onAttach(envelope);
-        return;
-      case 'attach-result': {
-        const outcome = envelope.ok
-          ? { extensionName: envelope.extensionName ?? '', peerCount: envelope.peerCount ?? 1, nodeId: envelope.from }
-          : new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND);
-        // Nobody waits any more (timed out) but the other node attached anyway: undo it there.
-        if (!this.pendingAttaches.settle(envelope.rid, outcome) && envelope.ok) {
-          this.detach(envelope.connectionId, envelope.extensionId, envelope.from);
-        }
-        return;
-      }
-      case 'detach':
-        this.detachLocal(envelope.connectionId, envelope.from);
-        return;
-      case 'call':
-        this.onRemoteCall(envelope);
-        return;
-      case 'reply': {
-        const session = this.connections.get(envelope.connectionId);
-        if (session?.link?.nodeId !== envelope.from) return;
-        session.deliverReply(
-          envelope.id,
-          envelope.error
-            ? { error: envelope.error }
-            : { result: envelope.result === undefined ? null : envelope.result },
-        );
-        return;
-      }
-      case 'ext-notify':
-        for (const connectionId of envelope.connectionIds) {
-          const session = this.connections.get(connectionId);
-          if (session?.link?.nodeId === envelope.from) session.deliverNotification(envelope.method, envelope.params);
-        }
-        return;
-      case 'ended':
-        for (const connectionId of envelope.connectionIds) {
-          this.connections.get(connectionId)?.linkEnded(connectionId, envelope.reason);
-        }
-        return;
-    }
-  }
-
-  private onAttach(envelope: AttachEnvelope): void {
-    const { from, rid, connectionId, extensionId } = envelope;
-    let outcome: AttachOutcome;
-    try {
-      outcome = this.attachLocal(this.extensions.get(envelope.extensionId), envelope, from);
-    } catch (error) {
-      const message = toProtocolError(error).message;
-      this.publishQuietly(from, {
-        t: 'attach-result',
-        from: this.nodeId,
-        rid,
-        connectionId,
-        extensionId,
-        ok: false,
-        message,
-      });
-      return;
-    }
-    const reply: Envelope = {
-      t: 'attach-result',
-      from: this.nodeId,
-      rid,
-      connectionId,
-      extensionId,
-      ok: true,
-      extensionName: outcome.extensionName,
-      peerCount: outcome.peerCount,
-    };
-    this.publish(from, reply).catch(() => this.detachLocal(envelope.connectionId));
-  }
-
-  private onRemoteCall(envelope: Extract<Envelope, { t: 'call' }>): void {
-    const extension = this.attachedTo.get(envelope.connectionId);
-    const client = extension?.attached.get(envelope.connectionId);
-    if (
-      !extension ||
-      !client ||
-      client.nodeId !== envelope.from ||
-      extension.extensionId !== envelope.extensionId ||
-      extension.userId !== envelope.userId
-    ) {
-      if (envelope.id !== undefined) {
-        const error = { code: ErrorCode.ServerError, message: 'Extension is not connected' };
-        this.publishQuietly(envelope.from, {
-          t: 'reply',
-          from: this.nodeId,
-          connectionId: envelope.connectionId,
-          id: envelope.id,
-          error,
-        });
-      }
-      this.publishQuietly(envelope.from, {
-        t: 'ended',
-        from: this.nodeId,
-        connectionIds: [envelope.connectionId],
-        reason: 'Extension closed',
-      });
-      return;
-    }
-    extension.send(
-      envelope.id === undefined
-        ? notificationFrame(envelope.method, envelope.params)
-        : requestFrame(envelope.id, envelope.method, envelope.params),
-    );
-  }
-
-  private publish(nodeId: string, envelope: Envelope): Promise<void> {
-    return this.cluster.bus.publish(nodeId, envelope).catch((error: unknown) => {
-      this.logger.warn('cluster.publish_failed', {
-        to: nodeId,
-        type: envelope.t,
-        error: toProtocolError(error).message,
-      });
-      throw error;
-    });
-  }
-
-  /** Fire and forget: a failure is logged by publish(); left unhandled it would end the process (Redis away). */
-  private publishQuietly(nodeId: string, envelope: Envelope): void {
-    this.publish(nodeId, envelope).catch(() => undefined);
-  }
-
   private expireCalls(): void {
     const now = performance.now();
     // Replies from another node come only through the cluster: with the link down they never will.
@@ -446,9 +296,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     for (const session of this.mcpSessions) session.expireCalls(now);
   }
 
-  /** Ends every connection shared with a node that stopped heart-beating. */
-  private async checkLiveness(): Promise<void> {
-    if (this.livenessRunning) return;
+  private remoteNodes(): Set<string> {
     const remote = new Set<string>();
     for (const session of this.connections.values()) {
       if (session.link && session.link.nodeId !== this.nodeId) remote.add(session.link.nodeId);
@@ -457,19 +305,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       const client = extension.attached.get(connectionId);
       if (client && client.nodeId !== this.nodeId) remote.add(client.nodeId);
     }
-    if (remote.size === 0) return;
-    this.livenessRunning = true;
-    try {
-      const live = await withTimeout(
-        this.cluster.presence.liveNodes([...remote]),
-        this.limits.connectTimeoutMs,
-        'Liveness check',
-      ).catch(() => undefined);
-      if (!live || this.closing) return;
-      for (const nodeId of remote) if (!live.has(nodeId)) this.nodeLost(nodeId);
-    } finally {
-      this.livenessRunning = false;
-    }
+    return remote;
   }
 
   private nodeLost(nodeId: string): void {

@@ -1,11 +1,13 @@
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-export type LogFields = Record<string, string | number | boolean | null | undefined>;
+import type { LogDetails, Logger } from '@tabmcp/protocol';
 
-export interface Logger {
-  debug(event: string, fields?: LogFields): void;
-  info(event: string, fields?: LogFields): void;
-  warn(event: string, fields?: LogFields): void;
-  error(event: string, fields?: LogFields): void;
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+/** The proxy filters by level (`--log-level`): one protocol `Logger` per level. */
+export interface LeveledLogger {
+  debug: Logger;
+  info: Logger;
+  warn: Logger;
+  error: Logger;
 }
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -16,16 +18,16 @@ const SECRET_FIELD = /token|secret|authorization|password/i;
 export interface JsonLoggerOptions {
   level?: LogLevel;
   /** Fields stamped on every line, e.g. the instance id. */
-  base?: LogFields;
+  base?: LogDetails;
   write?: (line: string) => void;
 }
 
 /** One JSON object per line on stderr: `{"time","level","event",...fields}`. */
-export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
+export function createJsonLogger(options: JsonLoggerOptions = {}): LeveledLogger {
   const threshold = RANK[options.level ?? 'info'];
   const base = options.base ?? {};
   const write = options.write ?? ((line: string) => process.stderr.write(line));
-  const log = (level: Exclude<LogLevel, 'silent'>, event: string, fields?: LogFields) => {
+  const log = (level: Exclude<LogLevel, 'silent'>, event: string, fields?: LogDetails) => {
     if (RANK[level] < threshold) return;
     const record: Record<string, unknown> = { time: new Date().toISOString(), level, event, ...base };
     if (fields) {
@@ -43,4 +45,4 @@ export function createJsonLogger(options: JsonLoggerOptions = {}): Logger {
   };
 }
 
-export const silentLogger: Logger = createJsonLogger({ level: 'silent' });
+export const silentLogger: LeveledLogger = createJsonLogger({ level: 'silent' });

@@ -20,7 +20,7 @@ import { type Limits, resolveLimits } from '../core/limits';
 import type { Peer } from '../core/peer';
 import { ProxyCore, type ProxyStats } from '../core/proxy-core';
 import type { Session } from '../core/session';
-import { createJsonLogger, type Logger, type LogLevel } from '../log/logger';
+import { createJsonLogger, type LeveledLogger, type LogLevel } from '../log/logger';
 import { rejectUpgrade, tokenFromUpgrade } from './upgrade';
 
 export interface ProxyOptions {
@@ -41,7 +41,7 @@ export interface ProxyOptions {
   instanceId?: string;
   /** Cluster heartbeat (default 2 s): a dead instance is noticed within about 3 heartbeats. */
   heartbeatMs?: number;
-  logger?: Logger;
+  logger?: LeveledLogger;
   logLevel?: LogLevel;
   /** Listen on a non-loopback host without TLS (tokens would cross the network in clear). Default false. */
   allowInsecureHost?: boolean;

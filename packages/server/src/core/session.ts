@@ -4,6 +4,7 @@ import {
   checkPageArguments,
   ErrorCode,
   errorMessage,
+  type Logger,
   type PageMethod,
   ProtocolError,
   type TabInfo,
@@ -39,7 +40,7 @@ export interface SessionOptions {
    * lists its tools (a client's health check) starts no browser.
    */
   launchByDefault?: boolean;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 interface TabState {
@@ -74,7 +75,7 @@ export class BrowserSession {
   readonly #connection: BrowserConnection;
   readonly #launcher: BrowserLauncher | undefined;
   readonly #options: Required<Omit<SessionOptions, 'connection' | 'launcher' | 'log'>>;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #tabs = new Map<number, TabState>();
   #coreTools: Map<string, ToolDefinition>;
   #connected = false;

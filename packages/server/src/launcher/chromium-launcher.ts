@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
+import { ErrorCode, type Logger, ProtocolError } from '@tabmcp/protocol';
 import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
@@ -17,7 +17,7 @@ export interface LaunchOptions {
   startUrl?: string;
   /** After the link dropped, how long a launch waits for the old browser to exit (default 2 s). */
   exitGraceMs?: number;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** How long stop() waits for the browser to exit before removing its profile anyway. */

@@ -1,4 +1,10 @@
-import { ErrorCode, type ExtensionToServer, type ServerRequest, type ServerToExtension } from '@tabmcp/protocol';
+import {
+  ErrorCode,
+  type ExtensionToServer,
+  type Logger,
+  type ServerRequest,
+  type ServerToExtension,
+} from '@tabmcp/protocol';
 
 /** One user of the shared extension link: an agent session in this process, or a peer tabmcp. */
 export interface MuxClient {
@@ -29,11 +35,11 @@ const SEPARATOR = '.';
  */
 export class ExtensionMux {
   readonly #clients = new Map<string, MuxClient>();
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   #extension: ((message: ServerToExtension) => void) | undefined;
   #counter = 0;
 
-  constructor(log?: (event: string, details?: Record<string, unknown>) => void) {
+  constructor(log?: Logger) {
     this.#log = log ?? (() => {});
   }
 

@@ -4,6 +4,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
+  type Logger,
   type OpenTabResult,
   type PageMethod,
   PendingRequests,
@@ -30,7 +31,7 @@ const PAGE_LOAD_BUDGET_MS = 30_000;
 export class LinkEndpoint implements BrowserConnection {
   readonly #pending = new PendingRequests<Reply>();
   readonly #upSignal = new UpSignal();
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
   onevent: BrowserConnection['onevent'];
   onup: BrowserConnection['onup'];
@@ -38,11 +39,7 @@ export class LinkEndpoint implements BrowserConnection {
 
   readonly #requestTimeoutMs: number;
 
-  constructor(
-    log?: (event: string, details?: Record<string, unknown>) => void,
-    requestTimeoutMs?: number,
-    portProblem?: () => string | undefined,
-  ) {
+  constructor(log?: Logger, requestTimeoutMs?: number, portProblem?: () => string | undefined) {
     this.#log = log ?? (() => {});
     this.#requestTimeoutMs = requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#portProblem = portProblem ?? (() => undefined);

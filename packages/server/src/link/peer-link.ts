@@ -1,6 +1,7 @@
 import {
   ExtensionToServer as ExtensionToServerSchema,
   KEEPALIVE_INTERVAL_MS,
+  type Logger,
   MAX_MESSAGE_BYTES,
   parseMessage,
 } from '@tabmcp/protocol';
@@ -13,7 +14,7 @@ export interface PeerLinkOptions {
   port: number;
   token: string;
   endpoint: LinkEndpoint;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** A peer that stays silent this long (no pong to our pings) is gone. */
@@ -28,7 +29,7 @@ export type PeerOpenFailure = 'nobody-listens' | 'refused' | 'not-tabmcp';
  */
 export class PeerLink {
   readonly #options: PeerLinkOptions;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   #socket: WebSocket | undefined;
   #keepalive: ReturnType<typeof setInterval> | undefined;
   #closedByUs = false;

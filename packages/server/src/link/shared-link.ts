@@ -1,5 +1,5 @@
 import { createServer } from 'node:net';
-import { errorMessage } from '@tabmcp/protocol';
+import { errorMessage, type Logger } from '@tabmcp/protocol';
 import { LinkEndpoint } from './link-endpoint';
 import { PeerLink, type PeerOpenFailure } from './peer-link';
 import { WebSocketBrowserLink } from './websocket-browser-link';
@@ -8,7 +8,7 @@ export interface SharedLinkOptions {
   port: number;
   token: string;
   allowedOrigins: readonly string[];
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 export type LinkRole = 'owner' | 'peer' | 'none';
@@ -24,7 +24,7 @@ const MAX_RETRY_MS = 5_000;
 export class SharedBrowserLink {
   #portProblem: string | undefined;
   readonly #options: SharedLinkOptions;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #endpoints = new Map<LinkEndpoint, () => void>();
   #server: WebSocketBrowserLink | undefined;
   #role: LinkRole = 'none';

@@ -3,6 +3,7 @@ import {
   BROWSER_LINK_PROTOCOL_VERSION,
   type ExtensionToServer,
   ExtensionToServer as ExtensionToServerSchema,
+  type Logger,
   MAX_MESSAGE_BYTES,
   parseMessage,
   ServerToExtension as ServerToExtensionSchema,
@@ -20,7 +21,7 @@ export interface LinkServerOptions {
   allowedOrigins: readonly string[];
   /** Pairing token the extension (and a peer tabmcp) must prove it holds (link-auth.ts); never sent. */
   token: string;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** The extension pings every 20 s; silence for this long means the worker or the browser is gone. */
@@ -38,7 +39,7 @@ type Hello = Extract<ExtensionToServer, { type: 'hello' }>;
  */
 export class WebSocketBrowserLink {
   readonly #options: LinkServerOptions;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #mux: ExtensionMux;
   readonly #peers = new Set<WebSocket>();
   #http: Server | undefined;

@@ -5,6 +5,7 @@ import {
   type McpHttpHandler,
   type ServerEvent,
 } from '@modelcontextprotocol/server';
+import type { Logger } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { createMcpServer } from './serve-mcp';
 
@@ -24,7 +25,7 @@ export class ModernHttpLeg {
     private readonly newView: () => McpView,
     private readonly options: {
       fallbackTools?: boolean;
-      log: (event: string, details?: Record<string, unknown>) => void;
+      log: Logger;
     },
   ) {}
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
+import { type Logger, MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { BoundedEventStore } from './event-store';
 import { bearerMatches } from './http-token';
@@ -19,7 +19,7 @@ export interface HttpServeOptions {
   /** The one view all 2026-07-28 clients share (serve-http-modern.ts): the `all` view. */
   newSharedView?: () => McpView;
   fallbackTools?: boolean;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 export const MCP_PATH = '/mcp';

@@ -1,11 +1,12 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Logger } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { createMcpServer } from './serve-mcp';
 import { LineStdioServerTransport } from './stdio-transport';
 import { ToolSubscriptions } from './tool-subscriptions';
 
 export interface StdioServeOptions {
-  log: (event: string, details?: Record<string, unknown>) => void;
+  log: Logger;
   /** `--fallback-tools`: always on, whatever the era. */
   fallbackTools?: boolean;
   /** The connection ended (stdout broke, or the transport was closed). */

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   errorMessage,
   ListExtensionsResult,
+  type Logger,
   McpHandshakeResult,
   type OpenTabResult,
   type PageMethod,
@@ -33,7 +34,7 @@ export interface ProxyConnectionOptions {
   browserName?: string;
   /** Or to the browser with this id from list_extensions. */
   extensionId?: string;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
   /** Control methods and quick forwarded calls. */
   requestTimeoutMs?: number;
   maxBackoffMs?: number;
@@ -66,7 +67,7 @@ type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
 export class ProxyBrowserConnection implements BrowserConnection {
   readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
     Pick<ProxyConnectionOptions, 'browserName' | 'extensionId'>;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   readonly #upSignal = new UpSignal();
   #rpc: ProxyRpc | undefined;
   #up = false;

@@ -1,6 +1,7 @@
 import {
   ErrorCode,
   JsonRpcMessage,
+  type Logger,
   MAX_MESSAGE_BYTES,
   PendingRequests,
   ProtocolError,
@@ -27,7 +28,7 @@ export class ProxyRpc {
   #closeReason: string | undefined;
   onnotification: ((method: string, params: unknown) => void) | undefined;
 
-  private constructor(socket: WebSocket, log: (event: string, details?: Record<string, unknown>) => void) {
+  private constructor(socket: WebSocket, log: Logger) {
     this.#socket = socket;
     this.#closed = new Promise((resolve) => {
       socket.on('close', (code, reason) => {
@@ -55,7 +56,7 @@ export class ProxyRpc {
     this.#ping.unref();
   }
 
-  static open(url: string, log: (event: string, details?: Record<string, unknown>) => void): Promise<ProxyRpc> {
+  static open(url: string, log: Logger): Promise<ProxyRpc> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: OPEN_TIMEOUT_MS });
       const fail = (error: Error) => {
@@ -111,7 +112,7 @@ export class ProxyRpc {
       this.#socket.close(1000, 'tabmcp is done');
   }
 
-  #onFrame(data: RawData, isBinary: boolean, log: (event: string, details?: Record<string, unknown>) => void): void {
+  #onFrame(data: RawData, isBinary: boolean, log: Logger): void {
     this.#alive = true;
     const raw = isBinary ? undefined : Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
     const parsed = raw === undefined ? undefined : parseMessage(JsonRpcMessage, raw, 'proxy message');

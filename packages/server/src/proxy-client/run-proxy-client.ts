@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Logger } from '@tabmcp/protocol';
 import { httpBearerToken } from '../mcp/http-token';
 import { MCP_PATH, serveHttp } from '../mcp/serve-http';
 import { serveStdioBothEras } from '../mcp/serve-stdio';
@@ -15,10 +16,7 @@ const CONNECT_GRACE_MS = 8_000;
  * remote proxy (docs/remote.md). Over stdio one session, over --http one per MCP client, each with
  * its own proxy connection.
  */
-export async function runProxyClient(
-  options: CliOptions & { proxy: string },
-  log: (event: string, details?: Record<string, unknown>) => void,
-): Promise<void> {
+export async function runProxyClient(options: CliOptions & { proxy: string }, log: Logger): Promise<void> {
   const readFile = options.tokenFile ? tokenFileReader(options.tokenFile) : undefined;
   const token = readFile ?? options.token ?? process.env.TABMCP_PROXY_TOKEN;
   const refusal = !token

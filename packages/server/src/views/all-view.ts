@@ -4,6 +4,7 @@ import {
   checkPageArguments,
   errorMessage,
   HubToolsResult,
+  type Logger,
   type ServerRequest,
   type Tool,
   validate,
@@ -30,7 +31,7 @@ export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'onevent' | 'o
 export interface AllViewOptions {
   /** The hub's wait for a page's answer; unset, the hub's own (10 s, mcp-b.md). */
   callTimeoutMs?: number;
-  log?: (event: string, details?: Record<string, unknown>) => void;
+  log?: Logger;
 }
 
 /** Before a browser reported its own: nothing can be cached without one. */
@@ -45,7 +46,7 @@ export class AllView implements McpView {
   readonly #session: SessionView;
   readonly #link: HubLink;
   readonly #timeoutMs: number | undefined;
-  readonly #log: (event: string, details?: Record<string, unknown>) => void;
+  readonly #log: Logger;
   #hubTools = new Map<string, Tool>();
   #browserCapabilities = NO_BROWSER_YET;
   readonly #announcer: ListAnnouncer;

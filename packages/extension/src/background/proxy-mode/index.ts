@@ -1,5 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
-import { KEEPALIVE_INTERVAL_MS } from '@tabmcp/protocol';
+import { KEEPALIVE_INTERVAL_MS, type Logger } from '@tabmcp/protocol';
 import { browserInfo } from '../tab-info';
 import { DebuggerSessions } from './debugger-sessions';
 import { interactionMethods } from './interaction-methods';
@@ -17,7 +17,7 @@ const ALARM = 'tabmcp-proxy';
  * remote MCP clients through a proxy-protocol.md relay, beside the local link. Listeners are added
  * now (an MV3 worker must add them in its first task); the caller dials with `ensure()`.
  */
-export function startProxyMode(hub: Hub, log: (event: string, details: Record<string, unknown>) => void): ProxyLink {
+export function startProxyMode(hub: Hub, log: Logger): ProxyLink {
   const watch = new TabWatch(hub);
   const run = methodRunner({
     ...tabMethods(hub, watch),

@@ -3,6 +3,7 @@ import {
   errorMessage,
   type JsonRpcId,
   JsonRpcMessage,
+  type Logger,
   ProtocolError,
   ProxyAuthenticatedParams,
   parseMessage,
@@ -44,7 +45,7 @@ const MAX_INCOMING_BYTES = 4 * 1024 * 1024;
 export class ProxyLink {
   readonly #loadConfig: () => Promise<ProxyConfig | undefined>;
   readonly #run: MethodRunner;
-  readonly #log: (event: string, details: Record<string, unknown>) => void;
+  readonly #log: Logger;
   #socket: WebSocket | undefined;
   #config: ProxyConfig | undefined;
   #status: ProxyLinkStatus = { state: 'off' };
@@ -54,11 +55,7 @@ export class ProxyLink {
   #dialing = false;
   onstatus: ((status: ProxyLinkStatus) => void) | undefined;
 
-  constructor(
-    loadConfig: () => Promise<ProxyConfig | undefined>,
-    run: MethodRunner,
-    log: (event: string, details: Record<string, unknown>) => void,
-  ) {
+  constructor(loadConfig: () => Promise<ProxyConfig | undefined>, run: MethodRunner, log: Logger) {
     this.#loadConfig = loadConfig;
     this.#run = run;
     this.#log = log;

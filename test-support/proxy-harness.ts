@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type BrowserContext, chromium } from 'playwright-core';
-import { SECRET } from '../packages/proxy/test/helpers/fixtures';
-import { type Json, TestSocket } from '../packages/proxy/test/helpers/test-socket';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { devtoolsPortOf } from './cdp';
 import { freePort, repoRoot, serverBin, waitFor } from './harness';
-import { devtoolsPortOf } from './support/cdp';
-import { type StdioMcp, startStdioMcp } from './support/stdio-client';
+import { SECRET } from './proxy/fixtures';
+import { type Json, TestSocket } from './proxy/test-socket';
+import { type StdioMcp, startStdioMcp } from './stdio-client';
 
 /** Proxy-mode test helpers: Chromium whose extension dials a proxy, `tabmcp --proxy`, a raw proxy client. */
 

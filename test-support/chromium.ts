@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromiumArgs } from '../../packages/server/src/launcher/chromium-args';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 
 export interface ExtensionToLoad {
   dir: string;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { chromiumArgs } from '../../server/src/launcher/chromium-args';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { repoRoot } from './paths';
 
 /**
  * The DOM analysis needs layout (visibility, computed styles, hover rules), which only a browser
@@ -14,7 +15,7 @@ function domToolsBundle(): Promise<string> {
     stdin: {
       contents:
         "import { DomToolServer } from './dom-tools/dom-tool-server';\n(globalThis as Record<string, unknown>).__domTools = { DomToolServer };",
-      resolveDir: join(import.meta.dirname, '..', 'src', 'content'),
+      resolveDir: join(repoRoot, 'packages', 'extension', 'src', 'content'),
       loader: 'ts',
     },
     bundle: true,

@@ -1,5 +1,5 @@
 import { type BrowserContext, chromium } from 'playwright-core';
-import { chromiumArgs } from '../../packages/server/src/launcher/chromium-args';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 
 /** Headless Chromium through Playwright on `userDataDir`, with the unpacked extension at `extensionDir`. */
 export function launchWithExtension(

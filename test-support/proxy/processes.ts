@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { repoRoot } from '../paths';
 import { SECRET } from './fixtures';
 
-const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
+const CLI = join(repoRoot, 'packages', 'proxy', 'src', 'cli.ts');
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -117,7 +117,7 @@ export interface ProxyProcess {
 /** Runs `tabmcp-proxy serve` in its own process (tsx, no build), on a free port. */
 export async function spawnProxy(args: string[]): Promise<ProxyProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve', '--port', '0', ...args], {
-    cwd: REPO_ROOT,
+    cwd: repoRoot,
     env: { ...process.env, TABMCP_PROXY_SECRET: SECRET },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

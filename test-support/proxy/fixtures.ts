@@ -1,5 +1,11 @@
 import { type JWTPayload, SignJWT } from 'jose';
-import { type ProxyOptions, type ProxyServer, signToken, silentLogger, startProxy } from '../../src/index';
+import {
+  type ProxyOptions,
+  type ProxyServer,
+  signToken,
+  silentLogger,
+  startProxy,
+} from '../../packages/proxy/src/index';
 import { type Json, TestSocket } from './test-socket';
 
 export const SECRET = 'a-test-secret-that-is-at-least-32-bytes-long';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type BenchSite, startBenchSite } from '../../bench/lib/bench-site';
-import { startTabmcp, type TabmcpUnderTest } from '../harness';
+import { type BenchSite, startBenchSite } from './bench-site';
+import { startTabmcp, type TabmcpUnderTest } from './harness';
 import { textOf } from './results';
 
 /** tabmcp connected to a browser it launched, beside the bench pages (echo.html publishes `echo` and `wait`). */

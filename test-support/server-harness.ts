@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { browserLaunchedBy } from './support/cdp';
-import { freePort } from './support/net';
-import { serverBin } from './support/paths';
-import { textOf } from './support/results';
-import { type StdioMcp, startStdioMcp } from './support/stdio-client';
-import { waitFor } from './support/wait';
+import { browserLaunchedBy } from './cdp';
+import { freePort } from './net';
+import { serverBin } from './paths';
+import { textOf } from './results';
+import { type StdioMcp, startStdioMcp } from './stdio-client';
+import { waitFor } from './wait';
 
-export { pageWithUrl } from './support/cdp';
+export { pageWithUrl } from './cdp';
 
 const LOG_DIR = process.env.TABMCP_E2E_LOGS;
 

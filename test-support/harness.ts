@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
-import { browserLaunchedBy } from './support/cdp';
-import { freePort } from './support/net';
-import type { StdioMcp } from './support/stdio-client';
-import { startTabmcpProcess } from './support/tabmcp-process';
+import { browserLaunchedBy } from './cdp';
+import { freePort } from './net';
+import type { StdioMcp } from './stdio-client';
+import { startTabmcpProcess } from './tabmcp-process';
 
-export { freePort } from './support/net';
-export { repoRoot, serverBin } from './support/paths';
-export { jsonOf, textOf } from './support/results';
-export { waitFor } from './support/wait';
+export { freePort } from './net';
+export { repoRoot, serverBin } from './paths';
+export { jsonOf, textOf } from './results';
+export { waitFor } from './wait';
 
 export interface TabmcpUnderTest extends StdioMcp {
   port: number;

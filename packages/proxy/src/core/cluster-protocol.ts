@@ -1,0 +1,273 @@
+import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import type { Cluster } from '../cluster/cluster';
+import type { LeveledLogger } from '../log/logger';
+import type { AttachEnvelope, Envelope } from '../wire/envelopes';
+import type { ExtensionSession } from './extension-session';
+import type { McpSession } from './mcp-session';
+import { notificationFrame, requestFrame } from './outgoing';
+import { PendingAttaches } from './pending-attaches';
+import type { AttachOutcome, AttachRequest, CallOutcome } from './session';
+import { withTimeout } from './with-timeout';
+
+export const NOT_FOUND = 'Extension not found or not accessible';
+
+/** What the cluster protocol reads and changes in the local routing table (ProxyCore). */
+export interface LocalRoutes {
+  /** The authenticated extension whose socket is on this node. */
+  extension(extensionId: string): ExtensionSession | undefined;
+  /** The local extension a connection is attached to (the client may be on any node). */
+  attachedExtension(connectionId: string): ExtensionSession | undefined;
+  /** The local MCP session that owns a connection (the extension may be on any node). */
+  connection(connectionId: string): McpSession | undefined;
+  /** Attaches a client of `fromNode` to a local extension; throws NOT_FOUND when it may not. */
+  attachLocal(extension: ExtensionSession | undefined, request: AttachRequest, fromNode: string): AttachOutcome;
+  /** Only when the connection's client is on `fromNode`: a node cannot detach another node's clients. */
+  detachLocal(connectionId: string, fromNode?: string): void;
+  /** Nodes that hold the other end of one of our connections. */
+  remoteNodes(): Set<string>;
+  /** Ends everything shared with a node that stopped heart-beating. */
+  nodeLost(nodeId: string): void;
+}
+
+export interface ClusterProtocolOptions {
+  nodeId: string;
+  cluster: Cluster;
+  logger: LeveledLogger;
+  /** Deadline of an attach answered by another node and of presence look-ups. */
+  connectTimeoutMs: number;
+  routes: LocalRoutes;
+}
+
+/**
+ * The envelopes this node exchanges with the other proxy nodes over the cluster bus: outgoing ones for
+ * connections that span two nodes, incoming ones checked against the local routing table before use.
+ */
+export class ClusterProtocol {
+  private readonly nodeId: string;
+  private readonly cluster: Cluster;
+  private readonly logger: LeveledLogger;
+  private readonly routes: LocalRoutes;
+  private readonly connectTimeoutMs: number;
+  private readonly pendingAttaches: PendingAttaches;
+  private livenessRunning = false;
+  private leaving = false;
+
+  constructor(options: ClusterProtocolOptions) {
+    this.nodeId = options.nodeId;
+    this.cluster = options.cluster;
+    this.logger = options.logger;
+    this.routes = options.routes;
+    this.connectTimeoutMs = options.connectTimeoutMs;
+    this.pendingAttaches = new PendingAttaches(options.connectTimeoutMs);
+  }
+
+  join(): Promise<void> {
+    return this.cluster.join(this.nodeId, (envelope) => this.receive(envelope));
+  }
+
+  /** Fails the attaches still waiting for another node, then leaves the cluster. */
+  leave(reason: string): Promise<void> {
+    this.leaving = true;
+    this.pendingAttaches.rejectAll(reason);
+    return this.cluster.leave();
+  }
+
+  attachRemote(nodeId: string, request: AttachRequest): Promise<AttachOutcome> {
+    return this.pendingAttaches.start(
+      (rid) => this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }),
+      `${NOT_FOUND} (its proxy instance did not answer)`,
+      `${NOT_FOUND} (its proxy instance is unreachable)`,
+    );
+  }
+
+  detachRemote(nodeId: string, connectionId: string, extensionId: string): void {
+    this.publishQuietly(nodeId, { t: 'detach', from: this.nodeId, connectionId, extensionId });
+  }
+
+  /** A client's request (`mappedId` set) or notification for an extension on `nodeId`; rejects when unreachable. */
+  call(
+    nodeId: string,
+    call: { connectionId: string; extensionId: string; userId: string; mappedId: string | undefined },
+    method: string,
+    params: unknown,
+  ): Promise<void> {
+    const { connectionId, extensionId, userId, mappedId } = call;
+    return this.publish(nodeId, {
+      t: 'call',
+      from: this.nodeId,
+      connectionId,
+      extensionId,
+      userId,
+      id: mappedId,
+      method,
+      params,
+    });
+  }
+
+  reply(nodeId: string, connectionId: string, mappedId: string, outcome: CallOutcome): void {
+    this.publishQuietly(
+      nodeId,
+      outcome.error
+        ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
+        : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result },
+    );
+  }
+
+  notify(nodeId: string, connectionIds: string[], method: string, params: unknown): void {
+    this.publishQuietly(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
+  }
+
+  ended(nodeId: string, connectionIds: string[], reason: string): void {
+    this.publishQuietly(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
+  }
+
+  /** Ends every connection shared with a node that stopped heart-beating. */
+  async checkLiveness(): Promise<void> {
+    if (this.livenessRunning) return;
+    const remote = this.routes.remoteNodes();
+    if (remote.size === 0) return;
+    this.livenessRunning = true;
+    try {
+      const live = await withTimeout(
+        this.cluster.presence.liveNodes([...remote]),
+        this.connectTimeoutMs,
+        'Liveness check',
+      ).catch(() => undefined);
+      if (!live || this.leaving) return;
+      for (const nodeId of remote) if (!live.has(nodeId)) this.routes.nodeLost(nodeId);
+    } finally {
+      this.livenessRunning = false;
+    }
+  }
+
+  private receive(envelope: Envelope): void {
+    try {
+      this.handleEnvelope(envelope);
+    } catch (error) {
+      this.logger.error('cluster.envelope_failed', { type: envelope.t, error: toProtocolError(error).message });
+    }
+  }
+
+  private handleEnvelope(envelope: Envelope): void {
+    switch (envelope.t) {
+      case 'attach':
+        this.onAttach(envelope);
+        return;
+      case 'attach-result': {
+        const outcome = envelope.ok
+          ? { extensionName: envelope.extensionName ?? '', peerCount: envelope.peerCount ?? 1, nodeId: envelope.from }
+          : new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND);
+        // Nobody waits any more (timed out) but the other node attached anyway: undo it there.
+        if (!this.pendingAttaches.settle(envelope.rid, outcome) && envelope.ok) {
+          this.detachRemote(envelope.from, envelope.connectionId, envelope.extensionId);
+        }
+        return;
+      }
+      case 'detach':
+        this.routes.detachLocal(envelope.connectionId, envelope.from);
+        return;
+      case 'call':
+        this.onRemoteCall(envelope);
+        return;
+      case 'reply': {
+        const session = this.routes.connection(envelope.connectionId);
+        if (session?.link?.nodeId !== envelope.from) return;
+        session.deliverReply(
+          envelope.id,
+          envelope.error
+            ? { error: envelope.error }
+            : { result: envelope.result === undefined ? null : envelope.result },
+        );
+        return;
+      }
+      case 'ext-notify':
+        for (const connectionId of envelope.connectionIds) {
+          const session = this.routes.connection(connectionId);
+          if (session?.link?.nodeId === envelope.from) session.deliverNotification(envelope.method, envelope.params);
+        }
+        return;
+      case 'ended':
+        for (const connectionId of envelope.connectionIds) {
+          this.routes.connection(connectionId)?.linkEnded(connectionId, envelope.reason);
+        }
+        return;
+    }
+  }
+
+  private onAttach(envelope: AttachEnvelope): void {
+    const { from, rid, connectionId, extensionId } = envelope;
+    let outcome: AttachOutcome;
+    try {
+      outcome = this.routes.attachLocal(this.routes.extension(extensionId), envelope, from);
+    } catch (error) {
+      const message = toProtocolError(error).message;
+      this.publishQuietly(from, {
+        t: 'attach-result',
+        from: this.nodeId,
+        rid,
+        connectionId,
+        extensionId,
+        ok: false,
+        message,
+      });
+      return;
+    }
+    const reply: Envelope = {
+      t: 'attach-result',
+      from: this.nodeId,
+      rid,
+      connectionId,
+      extensionId,
+      ok: true,
+      extensionName: outcome.extensionName,
+      peerCount: outcome.peerCount,
+    };
+    this.publish(from, reply).catch(() => this.routes.detachLocal(connectionId));
+  }
+
+  private onRemoteCall(envelope: Extract<Envelope, { t: 'call' }>): void {
+    const extension = this.routes.attachedExtension(envelope.connectionId);
+    const client = extension?.attached.get(envelope.connectionId);
+    if (
+      !extension ||
+      !client ||
+      client.nodeId !== envelope.from ||
+      extension.extensionId !== envelope.extensionId ||
+      extension.userId !== envelope.userId
+    ) {
+      if (envelope.id !== undefined) {
+        const error = { code: ErrorCode.ServerError, message: 'Extension is not connected' };
+        this.publishQuietly(envelope.from, {
+          t: 'reply',
+          from: this.nodeId,
+          connectionId: envelope.connectionId,
+          id: envelope.id,
+          error,
+        });
+      }
+      this.ended(envelope.from, [envelope.connectionId], 'Extension closed');
+      return;
+    }
+    extension.send(
+      envelope.id === undefined
+        ? notificationFrame(envelope.method, envelope.params)
+        : requestFrame(envelope.id, envelope.method, envelope.params),
+    );
+  }
+
+  private publish(nodeId: string, envelope: Envelope): Promise<void> {
+    return this.cluster.bus.publish(nodeId, envelope).catch((error: unknown) => {
+      this.logger.warn('cluster.publish_failed', {
+        to: nodeId,
+        type: envelope.t,
+        error: toProtocolError(error).message,
+      });
+      throw error;
+    });
+  }
+
+  /** Fire and forget: a failure is logged by publish(); left unhandled it would end the process (Redis away). */
+  private publishQuietly(nodeId: string, envelope: Envelope): void {
+    this.publish(nodeId, envelope).catch(() => undefined);
+  }
+}
