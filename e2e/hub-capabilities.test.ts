@@ -3,10 +3,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
-import { type HubSite, startHubSite } from './hub-fixture';
-import { type Machine, newMachine } from './server-harness';
-import { serverBin } from './support/paths';
-import { waitFor } from './support/wait';
+import { type HubSite, startHubSite } from '../test-support/hub-fixture';
+import { serverBin } from '../test-support/paths';
+import { type Machine, newMachine } from '../test-support/server-harness';
+import { waitFor } from '../test-support/wait';
 
 /**
  * mcp-b.md "Capability Negotiation" in real Chromium: a page server declares `browser.cacheSupported`,

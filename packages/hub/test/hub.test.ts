@@ -334,7 +334,7 @@ describe('hub: browser capabilities (mcp-b.md "Capability Negotiation")', () => 
 
   it('says it got extensions it does not know instead of dropping them unseen', () => {
     const logged: Array<[string, Record<string, unknown>]> = [];
-    const { transport } = makeHub({ log: (event, details) => logged.push([event, details]) });
+    const { transport } = makeHub({ log: (event, details) => logged.push([event, details ?? {}]) });
     register(transport, 1, SHOP, { extensions: { 'example.com/token': 'abc' } });
     assert.deepEqual(
       logged.find(([event]) => event === 'extensions.ignored'),
