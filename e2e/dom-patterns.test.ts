@@ -179,6 +179,13 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     await toolNamed('place_order');
     const placed = await agent.call('place_order');
     assert.notEqual(placed.isError, true, textOf(placed));
+    // The page's own answer, then where the tab went and what it offers there.
+    const [own, arrived] = placed.content as Array<{ text: string }>;
+    assert.equal(own?.text, 'Order placed');
+    const page = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string; tools?: string[] };
+    assert.match(page.url ?? '', /\/dom-patterns\/orders\.html$/);
+    assert.equal(page.title, 'Your orders');
+    assert.deepEqual(page.tools, ['pay_order', 'get_page_content', 'open_link']);
     const orders = await pageWithUrl(browser, '/dom-patterns/orders.html');
     await toolNamed('pay_order');
     const names = await agent.toolNames();

@@ -1,6 +1,6 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
-import { type DomTool, errorResult, jsonResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
+import { type DomTool, errorResult, jsonResult, markedNavigating, NO_ARGUMENTS, type ToolContext } from './dom-tool';
 import { isDisabled } from './elements';
 import { clean, isVisible, labelOf, type NameRegistry, shortHref, slug } from './text';
 
@@ -117,7 +117,7 @@ export function linkTool(name: string, doc: Document): DomTool {
       const destination = target.href;
       // Answer before the page unloads; the click runs right after.
       setTimeout(() => target.click(), 0);
-      return jsonResult({ opening: destination, text: labelOf(target) });
+      return markedNavigating(jsonResult({ opening: destination, text: labelOf(target) }));
     },
   };
 }

@@ -1,6 +1,7 @@
 import type { TabClient } from '@tabmcp/page';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { DomToolServer } from './dom-tool-server';
+import { markIfUnloading } from './unload-watch';
 
 /** Page changes are re-read at most this often. */
 const REFRESH_DEBOUNCE_MS = 300;
@@ -74,6 +75,7 @@ export function withReadingTools(page: Requester, doc: Document): Requester {
       const call = params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
       if (method === 'tools/call' && typeof call?.name === 'string' && reading?.has(call.name))
         return reading.call(call.name, call.arguments ?? {});
+      if (method === 'tools/call') return markIfUnloading(() => page.request(method, params));
       return page.request(method, params);
     },
   };
