@@ -131,6 +131,27 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.deepEqual(await page.$$eval('.card h3', (titles) => titles.map((title) => title.textContent)), ['Red mug']);
   });
 
+  it('tabs, a menu and a dialog, found by role and accessible name', async () => {
+    const page = await open('/dom-patterns/panels.html');
+    await toolNamed('click_billing');
+    await agent.json('click_billing');
+    assert.equal(await page.getAttribute('#tab-billing', 'aria-selected'), 'true');
+    assert.deepEqual(await visiblePanels(page), ['panel-billing']);
+
+    // The menu button has only an icon: its aria-label names it; its items appear once it is open.
+    const opened = await agent.json<Done & { tools?: { added: string[] } }>('click_project_actions');
+    assert.equal(await page.getAttribute('#menu-button', 'aria-expanded'), 'true');
+    assert.ok(opened.tools?.added.includes('click_archive'), JSON.stringify(opened));
+    const picked = await agent.json<Done & { tools?: { added: string[] } }>('click_archive');
+    assert.ok(picked.tools?.added.includes('click_archive_project'), JSON.stringify(picked));
+    assert.equal(await page.isVisible('#confirm'), true, 'the dialog is open');
+    assert.equal(await page.isVisible('#menu'), false, 'the menu closed');
+
+    await agent.json('click_archive_project');
+    assert.equal(await page.getAttribute('body', 'data-archived'), 'yes');
+    assert.equal(await page.isVisible('#confirm'), false, 'the dialog closed');
+  });
+
   it('act: a stale, hidden, disabled or unknown handle is refused with what to call next', async () => {
     const page = await open('/dom-patterns/todo.html');
     await toolNamed('fill_what_needs_to_be_done');
@@ -200,3 +221,9 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.match((await orders.textContent('#orders')) ?? '', /A-1002: 1 × Blue mug, paid/);
   });
 });
+
+/** The ids of the tab panels a person sees. */
+const visiblePanels = (page: Page) =>
+  page.$$eval('[role=tabpanel]', (panels) =>
+    panels.filter((panel) => (panel as HTMLElement).checkVisibility()).map((panel) => panel.id),
+  );
