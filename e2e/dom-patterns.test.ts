@@ -159,7 +159,8 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     const content = textOf(await agent.call('get_page_content'));
     const box = /\[checkbox ☐ ([a-z]\d+)\] Buy milk/.exec(content)?.[1];
     const clear = /\[button "Clear completed" ([a-z]\d+)\]/.exec(content)?.[1];
-    assert.ok(box && clear, content);
+    const field = fieldHandle(content);
+    assert.ok(box && clear && field, content);
 
     // The row is rebuilt on every change: the checkbox the agent read is gone.
     await agent.json('act', { handle: box, action: 'check' });
@@ -178,6 +179,27 @@ describe('DOM-derived tools: the patterns of real apps', () => {
       textOf(wrongKind),
       /check needs a checkbox, radio or switch; [a-z]\d+ \(button "Clear completed"\) is a button\. Use click\./,
     );
+
+    // After a reload, a handle of the page before belongs to an earlier page of the tab. Each
+    // document picks its letter at random (1 in 20 repeats): reload until the letter differs.
+    let reread = field;
+    for (let reloads = 0; reread[0] === field[0] && reloads < 10; reloads++) {
+      await page.reload();
+      reread = await waitFor(
+        async () => fieldHandle(textOf(await agent.call('get_page_content'))),
+        10_000,
+        'the reloaded todo page',
+      );
+    }
+    assert.notEqual(reread[0], field[0], 'ten reloads kept the letter');
+    const earlier = await agent.call('act', { handle: field, action: 'fill', value: 'Stale', submit: true });
+    assert.equal(earlier.isError, true);
+    assert.match(
+      textOf(earlier),
+      new RegExp(`^Handle ${field} belongs to an earlier page of this tab\\. Call get_page_content`),
+    );
+    assert.equal(await page.inputValue('.new-todo'), '', 'nothing typed');
+    assert.equal(await page.locator('.todo-list li').count(), 0, 'nothing added');
 
     const settings = await open('/dom-patterns/controls.html');
     await toolNamed('select_language');
@@ -227,3 +249,6 @@ const visiblePanels = (page: Page) =>
   page.$$eval('[role=tabpanel]', (panels) =>
     panels.filter((panel) => (panel as HTMLElement).checkVisibility()).map((panel) => panel.id),
   );
+
+/** The handle of the todo page's new-item field, as get_page_content writes it. */
+const fieldHandle = (content: string) => /\[textbox "What needs to be done\?" = "" ([a-z]\d+)\]/.exec(content)?.[1];
