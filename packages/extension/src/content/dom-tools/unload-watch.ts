@@ -3,15 +3,16 @@ import { markedNavigating } from './dom-tool';
 
 /**
  * A page's own tool that navigates often does it just after answering (`setTimeout(() =>
- * location.assign(…))`): its answer waits this long for the page to start unloading.
+ * location.assign(…))`): the answer of a tool that may act waits this long for the page to start
+ * unloading. Tools marked read-only are answered at once.
  */
 const UNLOAD_GRACE_MS = 200;
 
 /**
  * Runs a call of a page's own tool and marks its answer when the page starts unloading during the
- * call or within a moment after it, so the agent is told where the tab went.
+ * call or, unless `readOnly`, within a moment after it, so the agent is told where the tab went.
  */
-export async function markIfUnloading(call: () => Promise<unknown>): Promise<unknown> {
+export async function markIfUnloading(call: () => Promise<unknown>, readOnly: boolean): Promise<unknown> {
   let unloading = false;
   let wake = () => {};
   const onUnload = () => {
@@ -22,7 +23,7 @@ export async function markIfUnloading(call: () => Promise<unknown>): Promise<unk
   window.addEventListener('pagehide', onUnload);
   try {
     const answer = await call();
-    if (!unloading) {
+    if (!unloading && !readOnly) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, UNLOAD_GRACE_MS);
         wake = () => {
