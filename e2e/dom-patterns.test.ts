@@ -101,6 +101,16 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.match(content, /\[switch ☑ "Sounds" [a-z]\d+\]/);
     assert.match(content, /\[button "Delete account" \(disabled\) [a-z]\d+\]/);
     assert.doesNotMatch(content, /Hidden section|must not be read/);
+
+    // A link within the page loads no document: the answer says where it went, without waiting for a load.
+    const jumped = await agent.json<{ done: string; url?: string; note?: string }>('open_link', {
+      text: 'Notifications',
+    });
+    assert.equal(await page.evaluate(() => location.hash), '#notifications');
+    assert.deepEqual(
+      [jumped.done, jumped.url?.replace(/^.*#/, '#'), jumped.note],
+      ['followed link "Notifications"', '#notifications', undefined],
+    );
   });
 
   it('a collection addressed by text and index: repeated texts are refused, never guessed', async () => {

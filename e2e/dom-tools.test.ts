@@ -77,7 +77,7 @@ describe('DOM-derived tools in real Chromium', () => {
   it('open_link follows a link by its text; a button becomes a click tool', async () => {
     await agent.json('open_link', { text: 'back to the form' });
     await waitFor(async () => (await agent.toolNames()).includes('send_message'), 10_000, 'the form page again');
-    const about = await agent.json<{ opening: string; url: string; title: string }>('open_link', { text: 'About us' });
+    const about = await agent.json<{ done: string; url: string; title: string }>('open_link', { text: 'About us' });
     assert.match(about.url, /\/plain\/about\.html$/);
     assert.equal(about.title, await pageWithUrl(browser, '/plain/about.html').then((page) => page.title()));
     await waitFor(async () => (await agent.toolNames()).includes('show_history'), 10_000, 'the about page');

@@ -75,7 +75,10 @@ export class DomToolServer {
   #readingTools(): DomTool[] {
     const taken = new Set(this.#reserved);
     const nameFor = (name: string) => (taken.has(name) ? `tabmcp_${name}` : name);
-    return [contentTool(nameFor('get_page_content'), this.#context), linkTool(nameFor('open_link'), this.#doc)];
+    return [
+      contentTool(nameFor('get_page_content'), this.#context),
+      linkTool(nameFor('open_link'), this.#doc, this.#context),
+    ];
   }
 
   #allTools(): DomTool[] {
@@ -106,7 +109,7 @@ export class DomToolServer {
       ...listTools,
       ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       contentTool('get_page_content', context),
-      linkTool('open_link', doc),
+      linkTool('open_link', doc, context),
       actTool('act', context),
     ];
   }
