@@ -33,7 +33,10 @@ export async function callToolReportingNavigation(
 /** A call routed by the hub to a tab it picks: the mark is taken off, the agent told to read on. */
 export function withoutNavigationMark(result: CallToolResult): CallToolResult {
   if (!takeMark(result)) return result;
-  return withNewPage(result, { note: 'The tab is loading another page; call get_page_content to read it.' });
+  return withNewPage(result, {
+    navigating: true,
+    note: 'The tab is loading another page; call get_page_content to read it.',
+  });
 }
 
 function takeMark(result: CallToolResult): boolean {
@@ -50,6 +53,7 @@ async function newPage(hub: Hub, tabId: number, load: TabLoadWatch): Promise<New
   const loaded = await load.loaded(REPORT_WAIT_MS);
   if (!loaded?.url) {
     return {
+      navigating: true,
       note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
     };
   }
@@ -65,7 +69,8 @@ async function newPage(hub: Hub, tabId: number, load: TabLoadWatch): Promise<New
 
 /**
  * Merged into the answer when it is one JSON object (the derived tools' answers), whose
- * `navigating` it replaces; else a second text block after the page's own answer.
+ * `navigating` it replaces (kept while the page still loads); else a second text block after the
+ * page's own answer.
  */
 function withNewPage(result: CallToolResult, page: NewPage): CallToolResult {
   const [only, ...others] = result.content;
