@@ -253,6 +253,31 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.notEqual(paid.isError, true, textOf(paid));
     assert.match((await orders.textContent('#orders')) ?? '', /A-1002: 1 × Blue mug, paid/);
   });
+
+  it('a navigation slower than 3 s: the answer says the page is still loading, and its tools follow', async () => {
+    const checkout = await open('/dom-patterns/checkout.html');
+    await toolNamed('place_order');
+    // The orders page answers 4 s late, past the 3 s an answer waits for the new page.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await checkout.route('**/dom-patterns/orders.html', async (route) => {
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 4_000))]);
+      await route.continue();
+    });
+    const placed = await agent.call('place_order');
+    release();
+    assert.notEqual(placed.isError, true, textOf(placed));
+    const [own, loading] = placed.content as Array<{ text: string }>;
+    assert.equal(own?.text, 'Order placed');
+    assert.deepEqual(JSON.parse(loading?.text ?? '{}'), {
+      navigating: true,
+      note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
+    });
+    await toolNamed('pay_order');
+    assert.match(checkout.url(), /\/dom-patterns\/orders\.html$/);
+  });
 });
 
 /** The ids of the tab panels a person sees. */
