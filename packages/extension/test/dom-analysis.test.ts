@@ -72,6 +72,7 @@ describe('DOM analysis on saved pages', () => {
       'click_archive',
     ]);
     await page.click('#archive-item');
+    assert.match((await harness.derive(page)).content, /^\[dialog\]\n+## Archive Project Teapot\?$/m);
     assert.deepEqual((await names()).slice(3), [
       'click_project_actions',
       'close_dialog',
