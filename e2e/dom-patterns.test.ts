@@ -101,6 +101,16 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.match(content, /\[switch ☑ "Sounds" [a-z]\d+\]/);
     assert.match(content, /\[button "Delete account" \(disabled\) [a-z]\d+\]/);
     assert.doesNotMatch(content, /Hidden section|must not be read/);
+
+    // A link within the page loads no document: the answer says where it went, without waiting for a load.
+    const jumped = await agent.json<{ done: string; url?: string; note?: string }>('open_link', {
+      text: 'Notifications',
+    });
+    assert.equal(await page.evaluate(() => location.hash), '#notifications');
+    assert.deepEqual(
+      [jumped.done, jumped.url?.replace(/^.*#/, '#'), jumped.note],
+      ['followed link "Notifications"', '#notifications', undefined],
+    );
   });
 
   it('a collection addressed by text and index: repeated texts are refused, never guessed', async () => {
@@ -131,6 +141,27 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.deepEqual(await page.$$eval('.card h3', (titles) => titles.map((title) => title.textContent)), ['Red mug']);
   });
 
+  it('tabs, a menu and a dialog, found by role and accessible name', async () => {
+    const page = await open('/dom-patterns/panels.html');
+    await toolNamed('click_billing');
+    await agent.json('click_billing');
+    assert.equal(await page.getAttribute('#tab-billing', 'aria-selected'), 'true');
+    assert.deepEqual(await visiblePanels(page), ['panel-billing']);
+
+    // The menu button has only an icon: its aria-label names it; its items appear once it is open.
+    const opened = await agent.json<Done & { tools?: { added: string[] } }>('click_project_actions');
+    assert.equal(await page.getAttribute('#menu-button', 'aria-expanded'), 'true');
+    assert.ok(opened.tools?.added.includes('click_archive'), JSON.stringify(opened));
+    const picked = await agent.json<Done & { tools?: { added: string[] } }>('click_archive');
+    assert.ok(picked.tools?.added.includes('click_archive_project'), JSON.stringify(picked));
+    assert.equal(await page.isVisible('#confirm'), true, 'the dialog is open');
+    assert.equal(await page.isVisible('#menu'), false, 'the menu closed');
+
+    await agent.json('click_archive_project');
+    assert.equal(await page.getAttribute('body', 'data-archived'), 'yes');
+    assert.equal(await page.isVisible('#confirm'), false, 'the dialog closed');
+  });
+
   it('act: a stale, hidden, disabled or unknown handle is refused with what to call next', async () => {
     const page = await open('/dom-patterns/todo.html');
     await toolNamed('fill_what_needs_to_be_done');
@@ -138,7 +169,8 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     const content = textOf(await agent.call('get_page_content'));
     const box = /\[checkbox ☐ ([a-z]\d+)\] Buy milk/.exec(content)?.[1];
     const clear = /\[button "Clear completed" ([a-z]\d+)\]/.exec(content)?.[1];
-    assert.ok(box && clear, content);
+    const field = fieldHandle(content);
+    assert.ok(box && clear && field, content);
 
     // The row is rebuilt on every change: the checkbox the agent read is gone.
     await agent.json('act', { handle: box, action: 'check' });
@@ -157,6 +189,27 @@ describe('DOM-derived tools: the patterns of real apps', () => {
       textOf(wrongKind),
       /check needs a checkbox, radio or switch; [a-z]\d+ \(button "Clear completed"\) is a button\. Use click\./,
     );
+
+    // After a reload, a handle of the page before belongs to an earlier page of the tab. Each
+    // document picks its letter at random (1 in 20 repeats): reload until the letter differs.
+    let reread = field;
+    for (let reloads = 0; reread[0] === field[0] && reloads < 10; reloads++) {
+      await page.reload();
+      reread = await waitFor(
+        async () => fieldHandle(textOf(await agent.call('get_page_content'))),
+        10_000,
+        'the reloaded todo page',
+      );
+    }
+    assert.notEqual(reread[0], field[0], 'ten reloads kept the letter');
+    const earlier = await agent.call('act', { handle: field, action: 'fill', value: 'Stale', submit: true });
+    assert.equal(earlier.isError, true);
+    assert.match(
+      textOf(earlier),
+      new RegExp(`^Handle ${field} belongs to an earlier page of this tab\\. Call get_page_content`),
+    );
+    assert.equal(await page.inputValue('.new-todo'), '', 'nothing typed');
+    assert.equal(await page.locator('.todo-list li').count(), 0, 'nothing added');
 
     const settings = await open('/dom-patterns/controls.html');
     await toolNamed('select_language');
@@ -179,6 +232,14 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     await toolNamed('place_order');
     const placed = await agent.call('place_order');
     assert.notEqual(placed.isError, true, textOf(placed));
+    // The page's own answer, then where the tab went and what it offers there.
+    const [own, arrived] = placed.content as Array<{ text: string }>;
+    assert.equal(own?.text, 'Order placed');
+    const page = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string; tools?: string[] };
+    assert.match(page.url ?? '', /\/dom-patterns\/orders\.html$/);
+    assert.equal(page.title, 'Your orders');
+    // The page's own tools as soon as its server answered (on a busy machine the derived ones may come first).
+    assert.ok(page.tools?.includes('get_page_content'), JSON.stringify(page));
     const orders = await pageWithUrl(browser, '/dom-patterns/orders.html');
     await toolNamed('pay_order');
     const names = await agent.toolNames();
@@ -192,4 +253,38 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.notEqual(paid.isError, true, textOf(paid));
     assert.match((await orders.textContent('#orders')) ?? '', /A-1002: 1 × Blue mug, paid/);
   });
+
+  it('a navigation slower than 3 s: the answer says the page is still loading, and its tools follow', async () => {
+    const checkout = await open('/dom-patterns/checkout.html');
+    await toolNamed('place_order');
+    // The orders page answers 4 s late, past the 3 s an answer waits for the new page.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await checkout.route('**/dom-patterns/orders.html', async (route) => {
+      await Promise.race([held, new Promise((resolve) => setTimeout(resolve, 4_000))]);
+      await route.continue();
+    });
+    const placed = await agent.call('place_order');
+    release();
+    assert.notEqual(placed.isError, true, textOf(placed));
+    const [own, loading] = placed.content as Array<{ text: string }>;
+    assert.equal(own?.text, 'Order placed');
+    assert.deepEqual(JSON.parse(loading?.text ?? '{}'), {
+      navigating: true,
+      note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
+    });
+    await toolNamed('pay_order');
+    assert.match(checkout.url(), /\/dom-patterns\/orders\.html$/);
+  });
 });
+
+/** The ids of the tab panels a person sees. */
+const visiblePanels = (page: Page) =>
+  page.$$eval('[role=tabpanel]', (panels) =>
+    panels.filter((panel) => (panel as HTMLElement).checkVisibility()).map((panel) => panel.id),
+  );
+
+/** The handle of the todo page's new-item field, as get_page_content writes it. */
+const fieldHandle = (content: string) => /\[textbox "What needs to be done\?" = "" ([a-z]\d+)\]/.exec(content)?.[1];

@@ -45,7 +45,7 @@ describe('DOM-derived tools in real Chromium', () => {
     assert.match(textOf(missing), /name: required/);
 
     const changed = agent.nextListChanged();
-    const sent = await agent.json<{ submitted: boolean; navigating: boolean }>('send_message', {
+    const sent = await agent.json<{ submitted: boolean; url: string; title: string; tools: string[] }>('send_message', {
       name: 'Ada',
       email: 'ada@example.com',
       topic: 'events',
@@ -53,7 +53,11 @@ describe('DOM-derived tools in real Chromium', () => {
       newsletter: true,
       message: 'Tea at four?',
     });
-    assert.deepEqual([sent.submitted, sent.navigating], [true, true]);
+    // The answer says where the tab went once the new page loaded.
+    assert.equal(sent.submitted, true);
+    assert.match(sent.url, /\/plain\/thanks\.html\?name=Ada&/);
+    assert.equal(sent.title, 'Thank you (tabmcp demo)');
+    assert.deepEqual(sent.tools, ['get_page_content', 'open_link', 'act']);
     const page = await pageWithUrl(browser, '/plain/thanks.html');
     await waitFor(async () => /Ada/.test((await page.textContent('#received')) ?? ''), 10_000, 'the thanks page');
     assert.equal(
@@ -73,7 +77,9 @@ describe('DOM-derived tools in real Chromium', () => {
   it('open_link follows a link by its text; a button becomes a click tool', async () => {
     await agent.json('open_link', { text: 'back to the form' });
     await waitFor(async () => (await agent.toolNames()).includes('send_message'), 10_000, 'the form page again');
-    await agent.json('open_link', { text: 'About us' });
+    const about = await agent.json<{ done: string; url: string; title: string }>('open_link', { text: 'About us' });
+    assert.match(about.url, /\/plain\/about\.html$/);
+    assert.equal(about.title, await pageWithUrl(browser, '/plain/about.html').then((page) => page.title()));
     await waitFor(async () => (await agent.toolNames()).includes('show_history'), 10_000, 'the about page');
     const clicked = await agent.json<{ done: string; changes?: string }>('show_history');
     assert.equal(clicked.done, 'clicked button "Show history"');

@@ -7,6 +7,8 @@ bench.addTool(
     name: 'echo',
     description: 'Returns its text argument unchanged.',
     inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    // Read-only: answered at once, not held for a navigation (docs/dom-tools.md, "After a navigation").
+    annotations: { readOnlyHint: true },
   },
   ({ text }) => window.benchEcho(text),
 );

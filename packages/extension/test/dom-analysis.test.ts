@@ -5,8 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
-const realWorld = (name: string) =>
-  pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', 'real-world', name)).href;
+const example = (path: string) => pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', path)).href;
+const realWorld = (name: string) => example(`real-world/${name}`);
 
 /** Issue 10: the DOM analysis on saved pages, in real Chromium (layout decides what is shown). */
 describe('DOM analysis on saved pages', () => {
@@ -40,6 +40,45 @@ describe('DOM analysis on saved pages', () => {
     assert.ok(search, tools.map((tool) => tool.name).join(', '));
     const from = (search.inputSchema as { properties: Record<string, { description?: string }> }).properties.from;
     assert.equal(from?.description, 'From — e.g. ada@example.com', 'no doubled "e.g. e.g."');
+  });
+
+  it('tabs, a menu button and a dialog: click tools by accessible name; closed menus and dialogs are not offered', async () => {
+    const page = await harness.page();
+    await page.goto(example('dom-patterns/panels.html'));
+    const names = async () => (await harness.derive(page)).tools.map((tool) => tool.name);
+    const { content } = await harness.derive(page);
+    assert.match(
+      content,
+      /^\[tab "Overview" \(selected\) [a-z]\d+\] \[tab "Billing" [a-z]\d+\] \[tab "Members" [a-z]\d+\]$/m,
+    );
+    assert.match(
+      content,
+      /^\[button "Project actions" \(collapsed\) [a-z]\d+\]$/m,
+      'an icon button named by aria-label',
+    );
+    const reading = ['get_page_content', 'open_link', 'act'];
+    assert.deepEqual(await names(), [
+      'click_overview',
+      'click_billing',
+      'click_members',
+      'click_project_actions',
+      ...reading,
+    ]);
+    await page.click('#menu-button');
+    assert.deepEqual((await names()).slice(3, 7), [
+      'click_project_actions',
+      'click_rename',
+      'click_duplicate',
+      'click_archive',
+    ]);
+    await page.click('#archive-item');
+    assert.match((await harness.derive(page)).content, /^\[dialog\]\n+## Archive Project Teapot\?$/m);
+    assert.deepEqual((await names()).slice(3), [
+      'click_project_actions',
+      'close_dialog',
+      'click_archive_project',
+      ...reading,
+    ]);
   });
 
   it('a large real page: a bounded tool list and a paged read', async () => {

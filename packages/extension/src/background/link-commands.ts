@@ -1,5 +1,6 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
 import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
+import { callToolReportingNavigation, withoutNavigationMark } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
 import { waitForTabLoad } from './tab-load';
 
@@ -16,7 +17,7 @@ export function handleServerRequest(
   reply: (message: ExtensionToServer) => void,
 ): void {
   if (request.type === 'callTool') {
-    hub.callTool(request.tabId, request.toolName, request.args, request.timeoutMs).then(
+    callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
       (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
     );
@@ -32,7 +33,7 @@ export function handleServerRequest(
   }
   if (request.type === 'callHubTool') {
     hub.callHubTool(request.name, request.args, request.timeoutMs).then(
-      (result) => reply({ type: 'response', requestId: request.requestId, result }),
+      (result) => reply({ type: 'response', requestId: request.requestId, result: withoutNavigationMark(result) }),
       (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
     );
     return;

@@ -9,6 +9,7 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
+import { callToolReportingNavigation } from '../navigation-report';
 import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
@@ -78,7 +79,8 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       await getTab(tabId);
       return { tabId, tools: hub.toolsOf(tabId) };
     },
-    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) => hub.callTool(tabId, name, args, timeoutMs),
+    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
+      callToolReportingNavigation(hub, tabId, name, args, timeoutMs),
     pageRequest: async ({ tabId, method, params }) =>
       (await localCommand(hub, {
         type: 'pageRequest',

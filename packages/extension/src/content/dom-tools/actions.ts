@@ -1,7 +1,7 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
-import { type DomTool, errorResult, jsonResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
-import { isDisabled } from './elements';
+import { type DomTool, errorResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
+import { describeElement, isDisabled } from './elements';
 import { clean, isVisible, labelOf, type NameRegistry, shortHref, slug } from './text';
 
 /** Button-like controls found by role and accessible name, not only <button>. */
@@ -79,7 +79,7 @@ function kindOf(element: Element | undefined): string {
 }
 
 /** Follows a link by its text or URL: one small tool instead of one per link. */
-export function linkTool(name: string, doc: Document): DomTool {
+export function linkTool(name: string, doc: Document, context: ToolContext): DomTool {
   const links = () =>
     [...doc.querySelectorAll<HTMLAnchorElement>('a[href]')].filter((a) => !a.href.startsWith('javascript:'));
   const tool: Tool = {
@@ -114,10 +114,8 @@ export function linkTool(name: string, doc: Document): DomTool {
         const hint = partial.length > 1 ? `${partial.length} links match; be more precise` : 'No link matches';
         return errorResult(`${hint}. Call get_page_content to see the links.`);
       }
-      const destination = target.href;
-      // Answer before the page unloads; the click runs right after.
-      setTimeout(() => target.click(), 0);
-      return jsonResult({ opening: destination, text: labelOf(target) });
+      // A route of a single-page app answers with its changes; a new document, once it loaded.
+      return context.perform(`followed ${describeElement(target)}`, () => target.click());
     },
   };
 }

@@ -4,7 +4,7 @@ import { buttonTools, linkTool } from './actions';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
-import { type DomTool, errorResult, jsonResult, type ToolContext } from './dom-tool';
+import { type DomTool, errorResult, jsonResult, markedNavigating, type ToolContext } from './dom-tool';
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
@@ -75,7 +75,10 @@ export class DomToolServer {
   #readingTools(): DomTool[] {
     const taken = new Set(this.#reserved);
     const nameFor = (name: string) => (taken.has(name) ? `tabmcp_${name}` : name);
-    return [contentTool(nameFor('get_page_content'), this.#context), linkTool(nameFor('open_link'), this.#doc)];
+    return [
+      contentTool(nameFor('get_page_content'), this.#context),
+      linkTool(nameFor('open_link'), this.#doc, this.#context),
+    ];
   }
 
   #allTools(): DomTool[] {
@@ -106,7 +109,7 @@ export class DomToolServer {
       ...listTools,
       ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       contentTool('get_page_content', context),
-      linkTool('open_link', doc),
+      linkTool('open_link', doc, context),
       actTool('act', context),
     ];
   }
@@ -159,13 +162,7 @@ export class DomToolServer {
     const countsBefore = this.#counts();
     const observed = await actAndObserve(action, this.#context, options.keepWatching);
     const result: Record<string, unknown> = { done, ...options.extra };
-    if (observed.navigating) {
-      return jsonResult({
-        ...result,
-        navigating: true,
-        note: "The page is loading another document; this tab's tools will be derived again there. Call get_page_content to read it.",
-      });
-    }
+    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
     if (observed.changes) result.changes = observed.changes;
     if (observed.removed) result.removed = observed.removed;
     if (observed.messages.length) result.messages = observed.messages;

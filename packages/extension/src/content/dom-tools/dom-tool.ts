@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { NAVIGATING_META } from '../../navigation-meta';
 import type { RenderContext } from './render';
 
 /** A tool derived from the page's DOM: what the agent sees, and how to run it on this page. */
@@ -32,3 +33,9 @@ export function errorResult(text: string): CallToolResult {
 }
 
 export const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
+
+/** An answer sent as the page unloads: the background adds the new page's URL, title and tools. */
+export function markedNavigating(result: CallToolResult): CallToolResult {
+  const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
+  return { ...result, _meta: { ...meta, [NAVIGATING_META]: true } };
+}

@@ -1,6 +1,7 @@
 import type { TabClient } from '@tabmcp/page';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { DomToolServer } from './dom-tool-server';
+import { markIfUnloading } from './unload-watch';
 
 /** Page changes are re-read at most this often. */
 const REFRESH_DEBOUNCE_MS = 300;
@@ -59,21 +60,26 @@ type Requester = Pick<TabClient, 'request'>;
  */
 export function withReadingTools(page: Requester, doc: Document): Requester {
   let reading: DomToolServer | undefined;
+  let readOnly = new Set<string>();
   return {
     request: async (method, params) => {
       if (method === 'tools/list') {
         const result = (await page.request(method, params)) as { tools?: unknown } | undefined;
         const pageTools = Array.isArray(result?.tools) ? (result.tools as unknown[]) : [];
-        const taken = pageTools.flatMap((tool) => {
-          const name = (tool as { name?: unknown } | null)?.name;
-          return typeof name === 'string' ? [name] : [];
+        const named = pageTools.flatMap((tool) => {
+          const { name, annotations } = (tool ?? {}) as { name?: unknown; annotations?: { readOnlyHint?: unknown } };
+          return typeof name === 'string' ? [{ name, readOnly: annotations?.readOnlyHint === true }] : [];
         });
+        const taken = named.map((tool) => tool.name);
+        readOnly = new Set(named.filter((tool) => tool.readOnly).map((tool) => tool.name));
         reading = new DomToolServer(doc, { reading: true, reserved: taken });
         return { ...result, tools: [...pageTools, ...reading.tools] };
       }
       const call = params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
       if (method === 'tools/call' && typeof call?.name === 'string' && reading?.has(call.name))
         return reading.call(call.name, call.arguments ?? {});
+      if (method === 'tools/call')
+        return markIfUnloading(() => page.request(method, params), readOnly.has(String(call?.name)));
       return page.request(method, params);
     },
   };

@@ -37,6 +37,7 @@ const BLOCK = new Set([
   'UL',
   'MENU',
 ]);
+const DIALOG_ROLES = new Set(['dialog', 'alertdialog']);
 /** Tags that are inline unless a style sheet says otherwise; asking the style costs, so only for these. */
 const RESTYLED_INLINE = new Set(['SPAN', 'LABEL', 'I', 'B', 'EM', 'STRONG', 'SMALL', 'FONT']);
 /** An interactive element with more text than this is shown as a marker followed by its content. */
@@ -142,8 +143,10 @@ class Walker {
         this.node(assigned, hovering);
       return;
     }
-    if (BLOCK.has(tag)) {
-      out.push('\n');
+    // An open dialog is said as such: the page behind it may not answer until it closes.
+    const dialog = tag === 'DIALOG' || DIALOG_ROLES.has(element.getAttribute('role') ?? '');
+    if (dialog || BLOCK.has(tag)) {
+      out.push(dialog ? '\n[dialog]\n' : '\n');
       this.children(element, hovering);
       out.push('\n');
       return;
