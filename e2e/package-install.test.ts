@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -34,6 +34,7 @@ function npm(args: string[], cwd: string): string {
 
 describe('the packed tabmcp, installed into an empty folder', () => {
   let scratch: string;
+  let tarball: string;
   let userDir: string;
   let bins: string;
   let site: StaticSite;
@@ -47,7 +48,7 @@ describe('the packed tabmcp, installed into an empty folder', () => {
     const packed = JSON.parse(
       npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch, '-w', 'packages/server'], repoRoot),
     ) as Array<{ filename: string }>;
-    const tarball = join(scratch, packed[0]?.filename ?? 'missing.tgz');
+    tarball = join(scratch, packed[0]?.filename ?? 'missing.tgz');
     userDir = join(scratch, 'user');
     mkdirSync(userDir);
     // Offline: the package must need nothing from the registry (its dependencies are bundled).
@@ -76,6 +77,25 @@ describe('the packed tabmcp, installed into an empty folder', () => {
   it('tabmcp-proxy is installed beside it', () => {
     const help = execFileSync(join(bins, 'tabmcp-proxy'), ['--help'], { cwd: userDir, encoding: 'utf8' });
     assert.match(help, /tabmcp-proxy serve/);
+  });
+
+  it('installed globally or run by npx -y, it finds the extension inside its own package', () => {
+    // `tabmcp pair` prints where the extension to load is: the copy tabmcp itself uses.
+    const home = { ...userEnv, TABMCP_HOME: join(scratch, 'pair-home') };
+    const extensionShown = (output: string) => /pick (\S+)/.exec(output)?.[1];
+    const globalPrefix = join(scratch, 'global');
+    npm(['install', '--global', '--offline', '--no-audit', '--no-fund', '--prefix', globalPrefix, tarball], scratch);
+    const globalPair = execFileSync(join(globalPrefix, 'bin', 'tabmcp'), ['pair'], { env: home, encoding: 'utf8' });
+    assert.equal(extensionShown(globalPair), join(globalPrefix, 'lib', 'node_modules', 'tabmcp', 'dist', 'extension'));
+    const viaNpx = execFileSync(
+      'npx',
+      ['--offline', '--yes', '--cache', join(scratch, 'npm-cache'), '--package', tarball, 'tabmcp', 'pair'],
+      { cwd: scratch, env: home, encoding: 'utf8', timeout: 60_000 },
+    );
+    const npxExtension = extensionShown(viaNpx) ?? '';
+    assert.match(npxExtension, /_npx\/\w+\/node_modules\/tabmcp\/dist\/extension$/);
+    for (const dir of [extensionShown(globalPair) ?? '', npxExtension])
+      assert.ok(existsSync(join(dir, 'manifest.json')), `no extension at ${dir}`);
   });
 
   it('the installed tabmcp launches Chromium with its own extension, and a page tool works', async () => {
