@@ -17,7 +17,7 @@ describe('more extension ids to accept', () => {
 
   it('from repeated --allow-extension-id and from TABMCP_EXTENSION_IDS, comma-separated, once each', () => {
     process.env.TABMCP_EXTENSION_IDS = ` ${ZIP_ID},${STORE_ID} ,`;
-    const options = parseCliOptions(['--allow-extension-id', STORE_ID, '--allow-extension-id', ZIP_ID]);
+    const options = parseCliOptions(['--allow-extension-id', STORE_ID, '--allow-extension-id', STORE_ID]);
     assert.deepEqual(options.extraExtensionIds, [STORE_ID, ZIP_ID]);
   });
 
