@@ -1,10 +1,23 @@
-// Builds the extension, the page SDK script and the tabmcp server bundle with esbuild.
+// Builds the extension, the page SDK script and the tabmcp server bundle with esbuild, then the
+// npm package `tabmcp` (packages/server/dist: server, proxy, extension, page script) and the
+// extension's release zip (dist-release/).
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { iconPng, zipArchive } from './release-files.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -15,7 +28,15 @@ const publicKey = /EXTENSION_PUBLIC_KEY =\s*'([^']+)'/.exec(keyFile)?.[1];
 if (!publicKey) throw new Error('EXTENSION_PUBLIC_KEY not found');
 const version = JSON.parse(readFileSync(join(pkg('extension'), 'package.json'), 'utf8')).version;
 
-const common = { bundle: true, sourcemap: 'linked', target: 'es2022', logLevel: 'warning', legalComments: 'none' };
+// `tabmcp-source`: our workspace packages resolve to their TypeScript source (packages/page/package.json).
+const common = {
+  bundle: true,
+  sourcemap: 'linked',
+  target: 'es2022',
+  logLevel: 'warning',
+  legalComments: 'none',
+  conditions: ['tabmcp-source'],
+};
 // The Node CLIs are ESM bundles; the banner gives the CommonJS code bundled in them (ws) a `require`.
 const forNode = {
   format: 'esm',
@@ -74,6 +95,7 @@ async function buildExtension() {
       version,
       description: 'Hands the tools of your open tabs to AI agents (MCP clients) through the local tabmcp server.',
       key: publicKey,
+      icons: ICONS,
       minimum_chrome_version: '111',
       background: { service_worker: 'background.js', type: 'module' },
       permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger'],
@@ -82,12 +104,48 @@ async function buildExtension() {
         { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },
         { matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_idle' },
       ],
-      action: { default_title: 'tabmcp', default_popup: 'popup.html' },
+      action: { default_title: 'tabmcp', default_popup: 'popup.html', default_icon: ICONS },
       options_ui: { page: 'options.html', open_in_tab: true },
     };
     writeFileSync(join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     writeFileSync(join(out, 'config.json'), `${JSON.stringify({ port: 8765 })}\n`);
+    mkdirSync(join(out, 'icons'));
+    for (const [size, path] of Object.entries(ICONS)) writeFileSync(join(out, path), iconPng(Number(size)));
   });
+}
+
+const ICONS = { 16: 'icons/16.png', 48: 'icons/48.png', 128: 'icons/128.png' };
+
+function filesUnder(dir) {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+/**
+ * The Chrome Web Store / "Load unpacked" zip: the dev build without its `key` (the store assigns the
+ * id; a key in an upload is refused) and without source maps. docs/user-guide.md says how to install it.
+ */
+function buildReleaseZip() {
+  const dist = join(pkg('extension'), 'dist');
+  const files = filesUnder(dist)
+    .filter((path) => !path.endsWith('.map'))
+    .sort()
+    .map((path) => {
+      const name = relative(dist, path).split('\\').join('/');
+      let data = readFileSync(path);
+      if (name === 'manifest.json') {
+        const { key: _key, ...manifest } = JSON.parse(data.toString('utf8'));
+        data = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+      } else if (name.endsWith('.js')) {
+        data = Buffer.from(data.toString('utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+      }
+      return { name, data };
+    });
+  const out = join(root, 'dist-release');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, `tabmcp-extension-${version}.zip`), zipArchive(files));
 }
 
 async function buildPageScript() {
@@ -117,7 +175,20 @@ async function buildPageScript() {
         join(out, 'esm'),
       ]),
     ]);
+    addJsExtensions(join(out, 'esm'));
   });
+}
+
+/**
+ * tsc keeps the source's extensionless relative imports in the .d.ts files; under moduleResolution
+ * nodenext they resolve to nothing and the SDK's types silently become `any` (issue 11).
+ */
+function addJsExtensions(dir) {
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('.d.ts'))) {
+    const path = join(dir, file);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace(/(from\s+'\.\.?\/[^']+?)(?<!\.js)'/g, "$1.js'"));
+  }
 }
 
 // The MCP SDK's Server builds Ajv unless given a validator; serve-mcp.ts gives it ours, so Ajv's
@@ -143,8 +214,18 @@ const zodEnglishOnly = {
   },
 };
 
-async function buildServer() {
+/**
+ * packages/server/dist is the npm package `tabmcp`'s payload: the server, the proxy CLI, the built
+ * extension and the page script, each found from the package's own location (options.ts).
+ */
+async function buildServer(extensionAndPage) {
   await buildInto(join(pkg('server'), 'dist'), async (out) => {
+    const proxy = build({
+      ...common,
+      entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
+      outdir: out,
+      ...forNode,
+    });
     await build({
       ...common,
       entryPoints: { tabmcp: join(pkg('server'), 'src/entry.ts') },
@@ -159,21 +240,15 @@ async function buildServer() {
       minify: true,
       plugins: [sdkWithoutAjv, zodEnglishOnly],
     });
-  });
-}
-
-// The remote proxy's CLI (`tabmcp-proxy`, docs/proxy.md) as one Node file.
-async function buildProxy() {
-  await buildInto(join(pkg('proxy'), 'dist'), async (out) => {
-    await build({
-      ...common,
-      entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
-      outdir: out,
-      ...forNode,
-    });
+    await Promise.all([proxy, extensionAndPage]);
+    cpSync(join(pkg('extension'), 'dist'), join(out, 'extension'), { recursive: true });
+    mkdirSync(join(out, 'page'));
+    cpSync(join(pkg('page'), 'dist', 'tabmcp-page.js'), join(out, 'page', 'tabmcp-page.js'));
   });
 }
 
 const started = Date.now();
-await Promise.all([buildExtension(), buildPageScript(), buildServer(), buildProxy()]);
+const extensionAndPage = Promise.all([buildExtension(), buildPageScript()]);
+await Promise.all([extensionAndPage, buildServer(extensionAndPage)]);
+buildReleaseZip();
 console.error(`build: done in ${Date.now() - started} ms`);

@@ -46,9 +46,13 @@ async function main(): Promise<void> {
   }
   const log = createLogger();
   if (!existsSync(join(options.extensionDir, 'manifest.json'))) {
-    log('extension.missing', { extensionDir: options.extensionDir, fix: 'run `npm run build` in the tabmcp checkout' });
+    log('extension.missing', {
+      extensionDir: options.extensionDir,
+      fix: 'in a checkout, run `npm run build`; otherwise reinstall tabmcp',
+    });
   }
-  const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins: [EXTENSION_ORIGIN], log });
+  const allowedOrigins = [EXTENSION_ORIGIN, ...options.extraExtensionIds.map((id) => `chrome-extension://${id}`)];
+  const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins, log });
   try {
     await link.start();
   } catch (error) {

@@ -29,6 +29,8 @@ export interface CliOptions {
   tokenFile: string | undefined;
   help: boolean;
   version: boolean;
+  /** Ids of our extension besides the dev build's (a store or zip copy): --allow-extension-id, TABMCP_EXTENSION_IDS. */
+  extraExtensionIds: string[];
 }
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
@@ -42,7 +44,7 @@ Usage: tabmcp [options]
   --browser PATH       Chromium/Chrome to launch (default: CHROME_PATH, then the usual paths)
   --port N             local WebSocket port for the extension (default ${DEFAULT_BROWSER_LINK_PORT})
   --token TOKEN        pairing token (default: kept in $TABMCP_HOME/pairing-token, ~/.tabmcp)
-  --extension DIR      the built extension to load (default: this checkout's packages/extension/dist)
+  --extension DIR      the built extension to load (default: the one inside this tabmcp package)
   --open URL           first page of a launched browser
   --follow-focus       follow the tab the user activates in the browser
   --fallback-tools     for clients that ignore list_changed: list every core tool in every state,
@@ -51,6 +53,9 @@ Usage: tabmcp [options]
                        website_tool_<domain>_tab<N>_<name>, routed to the best tab by the extension
   --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
                        every client gets its own session (focus, tools)
+  --allow-extension-id ID
+                       also accept the tabmcp extension under this id (repeatable): a copy from the
+                       Chrome Web Store or the release zip has another id than the dev build
   -h, --help           this text
   -v, --version        print the version
 
@@ -69,11 +74,26 @@ Environment:
   TABMCP_PROXY_TOKEN   the proxy access token for --proxy
   TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
   TABMCP_LOG=silent    no log lines on stderr
+  TABMCP_EXTENSION_IDS more ids to accept, comma-separated (like --allow-extension-id)
 Logs go to stderr; stdout carries the MCP protocol.`;
 
 function defaultExtensionDir(): string {
-  // Both src/cli.ts and dist/tabmcp.js sit two levels below packages/.
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'extension', 'dist');
+  // The build copies the extension into the package's dist/ (scripts/build.mjs), so an installed
+  // tabmcp finds it as a checkout does; src/ and dist/ both sit one level below the package.
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'extension');
+}
+
+const EXTENSION_ID_SHAPE = /^[a-p]{32}$/;
+
+function parseExtensionIds(fromFlags: string[], fromEnv: string | undefined): string[] {
+  const ids = [...fromFlags, ...(fromEnv?.split(',') ?? [])].map((id) => id.trim()).filter(Boolean);
+  for (const id of ids) {
+    if (!EXTENSION_ID_SHAPE.test(id))
+      throw new Error(
+        `--allow-extension-id / TABMCP_EXTENSION_IDS: "${id}" is not an extension id (32 letters a-p; chrome://extensions shows it under the extension)`,
+      );
+  }
+  return [...new Set(ids)];
 }
 
 export function parseCliOptions(argv: string[]): CliOptions {
@@ -99,6 +119,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
       'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
+      'allow-extension-id': { type: 'string', multiple: true },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -129,6 +150,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     tokenFile: values['token-file'] ? resolve(values['token-file']) : undefined,
     help: values.help ?? false,
     version: values.version ?? false,
+    extraExtensionIds: parseExtensionIds(values['allow-extension-id'] ?? [], process.env.TABMCP_EXTENSION_IDS),
   };
 }
 

@@ -1,3 +1,0 @@
-#!/usr/bin/env node
-// The bundled CLI (node scripts/build.mjs writes it); see docs/proxy.md.
-import '../dist/tabmcp-proxy.js';
