@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { BrowserContext } from 'playwright-core';
-import { launchWithExtension } from './support/extension-browser';
-import { freePort } from './support/net';
-import { repoRoot, serverBin } from './support/paths';
-import { jsonOf, textOf } from './support/results';
-import { type StdioMcp, startStdioMcp } from './support/stdio-client';
-import { waitFor } from './support/wait';
+import { launchWithExtension } from '../test-support/extension-browser';
+import { freePort } from '../test-support/net';
+import { repoRoot, serverBin } from '../test-support/paths';
+import { jsonOf, textOf } from '../test-support/results';
+import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
+import { waitFor } from '../test-support/wait';
 
 /**
  * Issue 11: the extension's release zip (scripts/build.mjs), as a Chrome user installs it: unzipped

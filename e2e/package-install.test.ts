@@ -9,11 +9,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser } from 'playwright-core';
 import { type StaticSite, startStaticSite } from '../examples/static-site';
-import { browserLaunchedBy, pageWithUrl } from './support/cdp';
-import { freePort } from './support/net';
-import { repoRoot } from './support/paths';
-import { textOf } from './support/results';
-import { waitFor } from './support/wait';
+import { browserLaunchedBy, pageWithUrl } from '../test-support/cdp';
+import { freePort } from '../test-support/net';
+import { repoRoot } from '../test-support/paths';
+import { textOf } from '../test-support/results';
+import { waitFor } from '../test-support/wait';
 
 /**
  * Issue 11: tabmcp as a new user gets it. The package is packed and installed into an empty folder
