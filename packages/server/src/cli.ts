@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   if (proxy !== undefined) {
     // Loaded on demand: a default run keeps the proxy client (and the HTTP transport) out of memory.
     const { runProxyClient } = await import('./proxy-client/run-proxy-client');
-    await runProxyClient({ ...options, proxy }, createLogger());
+    await runProxyClient({ ...options, proxy }, createLogger(options.logLevel));
     return;
   }
   const token = options.token ?? loadOrCreateToken();
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
     process.stdout.write(pairingInstructions(options.port, token, options.extensionDir));
     return;
   }
-  const log = createLogger();
+  const log = createLogger(options.logLevel);
   if (!existsSync(join(options.extensionDir, 'manifest.json'))) {
     log('extension.missing', { extensionDir: options.extensionDir, fix: 'run `npm run build` in the tabmcp checkout' });
   }

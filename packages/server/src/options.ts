@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_BROWSER_LINK_PORT } from '@tabmcp/protocol';
+import { type LogLevel, parseLogLevel } from './log';
 
 export interface CliOptions {
   launch: boolean;
@@ -29,6 +30,9 @@ export interface CliOptions {
   tokenFile: string | undefined;
   help: boolean;
   version: boolean;
+  /** Issue 11: join the browser at the first tools/list, for clients that start a process per call. */
+  autoConnect: boolean;
+  logLevel: LogLevel | 'silent';
 }
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
@@ -51,6 +55,10 @@ Usage: tabmcp [options]
                        website_tool_<domain>_tab<N>_<name>, routed to the best tab by the extension
   --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
                        every client gets its own session (focus, tools)
+  --auto-connect       connect to the browser already running with the extension (or owned by another
+                       tabmcp) at the first tools/list, waiting up to 5 s: for clients that start a
+                       new process per call. Launches nothing; implies --view all unless --view is given
+  --log-level LEVEL    error, warn, info (default) or debug (one line per MCP message), on stderr
   -h, --help           this text
   -v, --version        print the version
 
@@ -68,7 +76,8 @@ Environment:
   TABMCP_HOME          where the pairing token is kept (default ~/.tabmcp)
   TABMCP_PROXY_TOKEN   the proxy access token for --proxy
   TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
-  TABMCP_LOG=silent    no log lines on stderr
+  TABMCP_LOG_LEVEL     the log level when --log-level is not given
+  TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)
 Logs go to stderr; stdout carries the MCP protocol.`;
 
 function defaultExtensionDir(): string {
@@ -92,13 +101,15 @@ export function parseCliOptions(argv: string[]): CliOptions {
       'follow-focus': { type: 'boolean', default: false },
       'fallback-tools': { type: 'boolean', default: false },
       http: { type: 'string' },
-      view: { type: 'string', default: 'focused' },
+      view: { type: 'string' },
       proxy: { type: 'string' },
       'browser-name': { type: 'string' },
       'extension-id': { type: 'string' },
       'token-file': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
+      'auto-connect': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -122,13 +133,16 @@ export function parseCliOptions(argv: string[]): CliOptions {
     fallbackTools: values['fallback-tools'] ?? false,
     httpPort,
     command: command === 'pair' ? 'pair' : 'serve',
-    view: parseView(values.view),
+    // A process per call has no focus to keep between calls: page tools must be callable by hub name.
+    view: parseView(values.view ?? (values['auto-connect'] ? 'all' : 'focused')),
     proxy: parseProxyUrl(values.proxy),
     browserName: values['browser-name'],
     extensionId: values['extension-id'],
     tokenFile: values['token-file'] ? resolve(values['token-file']) : undefined,
     help: values.help ?? false,
     version: values.version ?? false,
+    autoConnect: values['auto-connect'] ?? false,
+    logLevel: parseLogLevel(values['log-level']),
   };
 }
 

@@ -27,7 +27,14 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
     options.log('mcp.auto-fallback', { fallback });
     view.setAutoFallback?.(fallback);
   });
-  transport.oninbound = (message) => subscriptions.observe(message);
+  transport.oninbound = (message) => {
+    subscriptions.observe(message);
+    // Debug level only (log.ts): what a one-shot client actually sent, when it fails to reach a tool.
+    options.log('mcp.message', {
+      ...('method' in message ? { method: message.method } : {}),
+      ...('id' in message ? { id: message.id } : {}),
+    });
+  };
   transport.onended = options.onclose;
   const handle = serveStdio(
     ({ era }) => {
