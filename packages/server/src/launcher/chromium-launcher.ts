@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
 import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
+import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
 
@@ -37,6 +38,7 @@ export class ChromiumLauncher implements BrowserLauncher {
   readonly #options: LaunchOptions;
   #child: ChildProcess | undefined;
   #profileDir: string | undefined;
+  #watchdog: BrowserWatchdog | undefined;
   #startedAt = 0;
 
   constructor(options: LaunchOptions) {
@@ -96,8 +98,12 @@ export class ChromiumLauncher implements BrowserLauncher {
         ),
       );
     });
+    // Even a SIGKILLed tabmcp must not leave this browser and its profile behind (issue 11).
+    const watchdog = child.pid === undefined ? undefined : watchBrowser(child.pid, profileDir);
+    this.#watchdog = watchdog;
     child.once('exit', (code, signal) => {
       this.#options.log?.('browser.exited', { code, signal });
+      watchdog?.release();
       if (this.#child === child) this.#child = undefined;
     });
   }
@@ -115,6 +121,8 @@ export class ChromiumLauncher implements BrowserLauncher {
         child.kill('SIGTERM');
       }
     }
+    this.#watchdog?.release();
+    this.#watchdog = undefined;
     const profileDir = this.#profileDir;
     this.#profileDir = undefined;
     if (!profileDir) return;
