@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
+import { autoConnect } from './auto-connect';
 import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
@@ -110,9 +111,18 @@ async function main(): Promise<void> {
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
-    serveStdioBothEras(first.session, {
+    const { session: view, endpoint } = first;
+    serveStdioBothEras(view, {
       log,
       fallbackTools: options.fallbackTools,
+      beforeTools: options.autoConnect
+        ? autoConnect({
+            view,
+            link: endpoint,
+            listHubTools: view instanceof AllView ? () => view.listHubTools() : undefined,
+            log,
+          })
+        : undefined,
       onclose: () => void shutdown('MCP transport closed'),
     });
   }

@@ -10,6 +10,8 @@ export interface StdioServeOptions {
   fallbackTools?: boolean;
   /** The connection ended (stdout broke, or the transport was closed). */
   onclose?: () => void;
+  /** `--auto-connect`: awaited before tools are listed or called (auto-connect.ts). */
+  beforeTools?: () => Promise<void>;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
@@ -39,7 +41,7 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
   const handle = serveStdio(
     ({ era }) => {
       subscriptions.pinned(era);
-      return createMcpServer(view);
+      return createMcpServer(view, { beforeTools: options.beforeTools });
     },
     {
       transport,
