@@ -3,7 +3,7 @@ import type { BrowserConnection } from './core/browser-connection';
 import type { McpView } from './views/mcp-view';
 
 /** How long the first tools/list waits for the browser link (the owner's browser, via /peer). */
-export const AUTO_CONNECT_WAIT_MS = 5_000;
+const AUTO_CONNECT_WAIT_MS = 5_000;
 
 export interface AutoConnectOptions {
   view: McpView;

@@ -68,7 +68,7 @@ function chromeForTesting(search: BrowserSearch, home: string, join: (...parts: 
  * Testing (they honour --load-extension), then Brave and Edge, then branded Chrome (137 and later
  * ignore --load-extension, so it is the last resort).
  */
-export function browserCandidates(search: BrowserSearch): string[] {
+function browserCandidates(search: BrowserSearch): string[] {
   const { platform, env } = search;
   if (platform === 'win32') {
     const join = win32.join;
