@@ -2,8 +2,12 @@ import { errorMessage } from '@tabmcp/protocol';
 import type { BrowserConnection } from './core/browser-connection';
 import type { McpView } from './views/mcp-view';
 
-/** How long the first tools/list waits for the browser link (the owner's browser, via /peer). */
-const AUTO_CONNECT_WAIT_MS = 5_000;
+/**
+ * How long the first tools/list waits for the browser link: a peer joins its owner's browser at
+ * once, but when this process owns the port, an idle extension dials it only every 5 s (its
+ * longest backoff), so the wait outlasts one such round.
+ */
+const AUTO_CONNECT_WAIT_MS = 8_000;
 
 export interface AutoConnectOptions {
   view: McpView;

@@ -56,7 +56,7 @@ Usage: tabmcp [options]
   --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
                        every client gets its own session (focus, tools)
   --auto-connect       connect to the browser already running with the extension (or owned by another
-                       tabmcp) at the first tools/list, waiting up to 5 s: for clients that start a
+                       tabmcp) at the first tools/list, waiting up to 8 s: for clients that start a
                        new process per call. Launches nothing; implies --view all unless --view is given
   --log-level LEVEL    error, warn, info (default) or debug (one line per MCP message), on stderr
   -h, --help           this text
