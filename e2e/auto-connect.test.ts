@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { BrowserContext } from 'playwright-core';
 import { type BenchSite, startBenchSite } from '../bench/lib/bench-site';
 import { type Agent, type Machine, newMachine, startAgent } from './server-harness';
+import { launchWithExtension } from './support/extension-browser';
+import { repoRoot } from './support/paths';
 import { textOf } from './support/results';
 
 /**
@@ -61,5 +67,44 @@ describe('--auto-connect: one process per call', () => {
       return textOf(result);
     });
     assert.match(text, /one shot/);
+  });
+});
+
+/**
+ * No long-lived tabmcp: the user's own paired browser, and one-shot processes that each own the
+ * port in turn. The extension dials again with a backoff of up to 5 s; each process waits for it.
+ */
+describe('--auto-connect with a paired browser and no other tabmcp', () => {
+  let machine: Machine;
+  let profile: string;
+  let context: BrowserContext;
+
+  before(async () => {
+    machine = await newMachine();
+    profile = mkdtempSync(join(tmpdir(), 'tabmcp-own-chrome-'));
+    const extension = join(profile, 'extension');
+    cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extension, { recursive: true });
+    // Paired as the options page would pair it (e2e/server-pairing.test.ts does it through the page).
+    writeFileSync(join(extension, 'config.json'), JSON.stringify({ port: machine.port, token: machine.token }));
+    context = await launchWithExtension(join(profile, 'user-data'), extension);
+  });
+
+  after(async () => {
+    await context?.close().catch(() => {});
+    machine?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('each one-shot process owns the port, and the browser dials in before its first tools/list answers', async () => {
+    for (const round of [1, 2]) {
+      const agent = await startAgent(machine, ['--auto-connect']);
+      try {
+        const tools = await agent.toolNames();
+        assert.ok(tools.includes('list_tabs'), `round ${round}: ${tools.join(', ')}\n${agent.stderr()}`);
+        assert.match(agent.stderr(), /"role":"owner"/);
+      } finally {
+        await agent.close();
+      }
+    }
   });
 });
