@@ -8,6 +8,7 @@ import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection'
 import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
+import { markProfileOwner, PROFILE_PREFIX, reclaimStaleProfiles } from './stale-profiles';
 
 export interface LaunchOptions {
   browserPath: string | undefined;
@@ -62,7 +63,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     // The profile of a browser that died (crashed, killed, closed by the user) is no longer needed.
     const deadProfile = this.#profileDir;
     if (deadProfile) rm(deadProfile, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
-    const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-profile-'));
+    const profileDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
     const extensionDir = join(profileDir, 'extension');
     cpSync(this.#options.extensionDir, extensionDir, { recursive: true });
     writeFileSync(
@@ -99,6 +100,12 @@ export class ChromiumLauncher implements BrowserLauncher {
       );
     });
     // Even a SIGKILLed tabmcp must not leave this browser and its profile behind (issue 11).
+    if (child.pid !== undefined) markProfileOwner(profileDir, child.pid);
+    // Off the launch's path: the new browser starts while old leftovers are removed.
+    reclaimStaleProfiles(tmpdir()).then(
+      (reclaimed) => reclaimed.length > 0 && this.#options.log?.('browser.profiles-reclaimed', { reclaimed }),
+      () => {},
+    );
     const watchdog = child.pid === undefined ? undefined : watchBrowser(child.pid, profileDir);
     this.#watchdog = watchdog;
     child.once('exit', (code, signal) => {
