@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from './paths';
+import { toolInstallDir } from './inspector-cli';
 
 /** Pinned: the check reads what `claude mcp list` prints. */
 const CLAUDE_CODE = '@anthropic-ai/claude-code@2.1.197';
-const INSTALL_DIR = join(repoRoot, '.tmp', 'claude');
+const INSTALL_DIR = toolInstallDir('claude');
 
 /**
  * Claude Code's CLI, installed once into .tmp/claude with npm (a large native binary: not a

