@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
+import { autoConnect } from './auto-connect';
 import { BrowserSession } from './core/session';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   if (proxy !== undefined) {
     // Loaded on demand: a default run keeps the proxy client (and the HTTP transport) out of memory.
     const { runProxyClient } = await import('./proxy-client/run-proxy-client');
-    await runProxyClient({ ...options, proxy }, createLogger());
+    await runProxyClient({ ...options, proxy }, createLogger(options.logLevel));
     return;
   }
   const token = options.token ?? loadOrCreateToken();
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     process.stdout.write(pairingInstructions(options.port, token, options.extensionDir));
     return;
   }
-  const log = createLogger();
+  const log = createLogger(options.logLevel);
   if (!existsSync(join(options.extensionDir, 'manifest.json'))) {
     log('extension.missing', {
       extensionDir: options.extensionDir,
@@ -114,9 +115,18 @@ async function main(): Promise<void> {
     log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
-    serveStdioBothEras(first.session, {
+    const { session: view, endpoint } = first;
+    serveStdioBothEras(view, {
       log,
       fallbackTools: options.fallbackTools,
+      beforeTools: options.autoConnect
+        ? autoConnect({
+            view,
+            link: endpoint,
+            listHubTools: view instanceof AllView ? () => view.listHubTools() : undefined,
+            log,
+          })
+        : undefined,
       onclose: () => void shutdown('MCP transport closed'),
     });
   }

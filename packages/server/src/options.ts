@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_BROWSER_LINK_PORT } from '@tabmcp/protocol';
+import { type LogLevel, parseLogLevel } from './log';
 
 export interface CliOptions {
   launch: boolean;
@@ -31,6 +32,10 @@ export interface CliOptions {
   version: boolean;
   /** Ids of our extension besides the dev build's (a store or zip copy): --allow-extension-id, TABMCP_EXTENSION_IDS. */
   extraExtensionIds: string[];
+
+  /** Issue 11: join the browser at the first tools/list, for clients that start a process per call. */
+  autoConnect: boolean;
+  logLevel: LogLevel | 'silent';
 }
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
@@ -56,6 +61,11 @@ Usage: tabmcp [options]
   --allow-extension-id ID
                        also accept the tabmcp extension under this id (repeatable): a copy from the
                        Chrome Web Store or the release zip has another id than the dev build
+
+  --auto-connect       connect to the browser already running with the extension (or owned by another
+                       tabmcp) at the first tools/list, waiting up to 8 s: for clients that start a
+                       new process per call. Launches nothing; implies --view all unless --view is given
+  --log-level LEVEL    error, warn, info (default) or debug (one line per MCP message), on stderr
   -h, --help           this text
   -v, --version        print the version
 
@@ -75,6 +85,9 @@ Environment:
   TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
   TABMCP_LOG=silent    no log lines on stderr
   TABMCP_EXTENSION_IDS more ids to accept, comma-separated (like --allow-extension-id)
+
+  TABMCP_LOG_LEVEL     the log level when --log-level is not given
+  TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)
 Logs go to stderr; stdout carries the MCP protocol.`;
 
 function defaultExtensionDir(): string {
@@ -112,7 +125,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
       'follow-focus': { type: 'boolean', default: false },
       'fallback-tools': { type: 'boolean', default: false },
       http: { type: 'string' },
-      view: { type: 'string', default: 'focused' },
+      view: { type: 'string' },
       proxy: { type: 'string' },
       'browser-name': { type: 'string' },
       'extension-id': { type: 'string' },
@@ -120,6 +133,9 @@ export function parseCliOptions(argv: string[]): CliOptions {
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', short: 'v', default: false },
       'allow-extension-id': { type: 'string', multiple: true },
+
+      'auto-connect': { type: 'boolean', default: false },
+      'log-level': { type: 'string' },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -143,7 +159,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
     fallbackTools: values['fallback-tools'] ?? false,
     httpPort,
     command: command === 'pair' ? 'pair' : 'serve',
-    view: parseView(values.view),
+    // A process per call has no focus to keep between calls: page tools must be callable by hub name.
+    view: parseView(values.view ?? (values['auto-connect'] ? 'all' : 'focused')),
     proxy: parseProxyUrl(values.proxy),
     browserName: values['browser-name'],
     extensionId: values['extension-id'],
@@ -151,6 +168,9 @@ export function parseCliOptions(argv: string[]): CliOptions {
     help: values.help ?? false,
     version: values.version ?? false,
     extraExtensionIds: parseExtensionIds(values['allow-extension-id'] ?? [], process.env.TABMCP_EXTENSION_IDS),
+
+    autoConnect: values['auto-connect'] ?? false,
+    logLevel: parseLogLevel(values['log-level']),
   };
 }
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { levelOf, parseLogLevel } from '../src/log';
 import { parseCliOptions } from '../src/options';
 import { pairingInstructions } from '../src/pair-command';
 
@@ -21,5 +22,31 @@ describe('tabmcp command line', () => {
     assert.match(text, /Token: +tok-123/);
     assert.match(text, /options\.html/);
     assert.match(text, /Load unpacked.*\/x\/dist/);
+  });
+});
+
+describe('--log-level (issue 11)', () => {
+  it('takes the flag, then TABMCP_LOG_LEVEL, then TABMCP_LOG=silent, and refuses an unknown level', () => {
+    assert.equal(parseCliOptions(['--log-level', 'debug']).logLevel, 'debug');
+    assert.equal(parseLogLevel(undefined, {}), 'info');
+    assert.equal(parseLogLevel(undefined, { TABMCP_LOG_LEVEL: 'warn' }), 'warn');
+    assert.equal(parseLogLevel(undefined, { TABMCP_LOG: 'silent' }), 'silent');
+    assert.equal(parseLogLevel('error', { TABMCP_LOG_LEVEL: 'debug', TABMCP_LOG: 'silent' }), 'error');
+    assert.throws(() => parseCliOptions(['--log-level', 'loud']), /must be one of error, warn, info, debug, got loud/);
+  });
+
+  it('ranks events by name: failures are errors, refusals and losses warnings, protocol messages debug', () => {
+    assert.equal(levelOf('link.listen-failed'), 'error');
+    assert.equal(levelOf('mcp.error'), 'error');
+    assert.equal(levelOf('link.refused'), 'warn');
+    assert.equal(levelOf('peer.owner-gone'), 'warn');
+    assert.equal(levelOf('browser.launched'), 'info');
+    assert.equal(levelOf('mcp.message'), 'debug');
+  });
+
+  it('--auto-connect implies the all view unless --view is given', () => {
+    assert.equal(parseCliOptions(['--auto-connect']).view, 'all');
+    assert.equal(parseCliOptions(['--auto-connect', '--view', 'focused']).view, 'focused');
+    assert.equal(parseCliOptions([]).view, 'focused');
   });
 });

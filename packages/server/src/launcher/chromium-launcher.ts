@@ -5,8 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, type Logger, ProtocolError } from '@tabmcp/protocol';
 import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
+import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
+import { markProfileOwner, PROFILE_PREFIX, reclaimStaleProfiles } from './stale-profiles';
 
 export interface LaunchOptions {
   browserPath: string | undefined;
@@ -37,6 +39,7 @@ export class ChromiumLauncher implements BrowserLauncher {
   readonly #options: LaunchOptions;
   #child: ChildProcess | undefined;
   #profileDir: string | undefined;
+  #watchdog: BrowserWatchdog | undefined;
   #startedAt = 0;
 
   constructor(options: LaunchOptions) {
@@ -60,7 +63,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     // The profile of a browser that died (crashed, killed, closed by the user) is no longer needed.
     const deadProfile = this.#profileDir;
     if (deadProfile) rm(deadProfile, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
-    const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-profile-'));
+    const profileDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
     const extensionDir = join(profileDir, 'extension');
     cpSync(this.#options.extensionDir, extensionDir, { recursive: true });
     writeFileSync(
@@ -96,8 +99,18 @@ export class ChromiumLauncher implements BrowserLauncher {
         ),
       );
     });
+    // Even a SIGKILLed tabmcp must not leave this browser and its profile behind (issue 11).
+    if (child.pid !== undefined) markProfileOwner(profileDir, child.pid);
+    // Off the launch's path: the new browser starts while old leftovers are removed.
+    reclaimStaleProfiles(tmpdir()).then(
+      (reclaimed) => reclaimed.length > 0 && this.#options.log?.('browser.profiles-reclaimed', { reclaimed }),
+      () => {},
+    );
+    const watchdog = child.pid === undefined ? undefined : watchBrowser(child.pid, profileDir);
+    this.#watchdog = watchdog;
     child.once('exit', (code, signal) => {
       this.#options.log?.('browser.exited', { code, signal });
+      watchdog?.release();
       if (this.#child === child) this.#child = undefined;
     });
   }
@@ -115,6 +128,8 @@ export class ChromiumLauncher implements BrowserLauncher {
         child.kill('SIGTERM');
       }
     }
+    this.#watchdog?.release();
+    this.#watchdog = undefined;
     const profileDir = this.#profileDir;
     this.#profileDir = undefined;
     if (!profileDir) return;

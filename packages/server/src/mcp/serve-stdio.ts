@@ -11,6 +11,8 @@ export interface StdioServeOptions {
   fallbackTools?: boolean;
   /** The connection ended (stdout broke, or the transport was closed). */
   onclose?: () => void;
+  /** `--auto-connect`: awaited before tools are listed or called (auto-connect.ts). */
+  beforeTools?: () => Promise<void>;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
@@ -28,12 +30,19 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
     options.log('mcp.auto-fallback', { fallback });
     view.setAutoFallback?.(fallback);
   });
-  transport.oninbound = (message) => subscriptions.observe(message);
+  transport.oninbound = (message) => {
+    subscriptions.observe(message);
+    // Debug level only (log.ts): what a one-shot client actually sent, when it fails to reach a tool.
+    options.log('mcp.message', {
+      ...('method' in message ? { method: message.method } : {}),
+      ...('id' in message ? { id: message.id } : {}),
+    });
+  };
   transport.onended = options.onclose;
   const handle = serveStdio(
     ({ era }) => {
       subscriptions.pinned(era);
-      return createMcpServer(view);
+      return createMcpServer(view, { beforeTools: options.beforeTools });
     },
     {
       transport,

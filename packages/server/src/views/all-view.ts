@@ -68,7 +68,7 @@ export class AllView implements McpView {
     const onup = link.onup;
     link.onup = () => {
       onup?.();
-      this.#refresh();
+      void this.#refresh();
     };
     // While the link is down the session is DISCONNECTED, which hides the hub tools; the list is
     // kept so a call right after the extension dials in again (worker restart) still finds its tool.
@@ -77,7 +77,7 @@ export class AllView implements McpView {
       () => this.ontoolschanged?.(),
     );
     session.ontoolschanged = () => this.#announcer.schedule();
-    if (link.isUp) this.#refresh();
+    if (link.isUp) void this.#refresh();
   }
 
   /**
@@ -158,8 +158,13 @@ export class AllView implements McpView {
     }
   }
 
-  #refresh(): void {
-    this.#link.requestValue({ type: 'listHubTools', requestId: '' }, 'listHubTools').then(
+  /** Fetches the hub's tool list again; resolves when it arrived or failed (logged). */
+  listHubTools(): Promise<void> {
+    return this.#refresh();
+  }
+
+  #refresh(): Promise<void> {
+    return this.#link.requestValue({ type: 'listHubTools', requestId: '' }, 'listHubTools').then(
       (raw) => {
         const checked = validate(HubToolsResult, raw, 'hub tool list');
         if (checked.ok) {
