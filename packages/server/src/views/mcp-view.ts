@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@tabmcp/protocol';
-import type { ListedTool } from '../core/session';
+import type { ListedTool } from '../core/tool-definition';
 import type { Progress } from '../core/tool-definition';
 
 /**
