@@ -180,7 +180,12 @@ function explain(unit: OutputUnit, node: Record<string, unknown> | undefined, va
         .filter((key): key is string => typeof key === 'string' && isObject(value) && !(key in value))
         .map((key) => `.${key}: required`);
     case 'enum':
-      return [`expected one of ${[bound].flat().map((option) => JSON.stringify(option)).join(', ')}`];
+      return [
+        `expected one of ${[bound]
+          .flat()
+          .map((option) => JSON.stringify(option))
+          .join(', ')}`,
+      ];
     case 'const':
       return [`expected ${JSON.stringify(bound)}`];
     case 'anyOf':

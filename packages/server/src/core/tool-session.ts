@@ -22,7 +22,7 @@ export function toTabState(tab: TabInfo): TabState {
   };
 }
 
-export interface ToolTimings {
+interface ToolTimings {
   pageToolTimeoutMs: number;
   connectGraceMs: number;
   launchTimeoutMs: number;

@@ -8,9 +8,9 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
+import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
 import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
-import { pageArgumentsError } from '../core/page-call';
 import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
 import type { McpView } from './mcp-view';

@@ -1,12 +1,7 @@
 import { type CallToolResult, errorMessage } from '@tabmcp/protocol';
 import { z } from 'zod';
 import { defineTool, errorResult, jsonResult, type Progress } from '../tool-definition';
-import {
-  extensionSilentAfterLaunch,
-  LAUNCH_DISABLED,
-  NO_BROWSER_FOUND,
-  NO_BROWSER_INSTRUCTIONS,
-} from '../tool-errors';
+import { extensionSilentAfterLaunch, LAUNCH_DISABLED, NO_BROWSER_FOUND, NO_BROWSER_INSTRUCTIONS } from '../tool-errors';
 import type { ToolSession } from '../tool-session';
 
 const connectBrowser = (launchByDefault: boolean) =>

@@ -29,7 +29,13 @@ export const fallbackTools = [
     handler: async ({ name, arguments: args }, session) => {
       if (session.focusedTabId === null) return errorResult(NO_FOCUSED_TAB);
       const page = session.pageTools.find((entry) => entry.exposedName === name);
-      if (!page) return errorResult(noSuchPageTool(name, session.pageTools.map((entry) => entry.exposedName)));
+      if (!page)
+        return errorResult(
+          noSuchPageTool(
+            name,
+            session.pageTools.map((entry) => entry.exposedName),
+          ),
+        );
       return callPageTool(session, session.focusedTabId, page.tool, args);
     },
   }),
