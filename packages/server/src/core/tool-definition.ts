@@ -27,6 +27,8 @@ type ToolAnnotations = {
 /** A core tool as data: its listing, derived from one zod schema, and the handler behind it. */
 export interface CoreTool {
   readonly listed: ListedTool;
+  /** What the handler accepts; `listed.inputSchema` is derived from it. */
+  readonly input: z.ZodObject;
   /** Checks the arguments against the zod schema, then runs the handler with them typed. */
   run(args: Record<string, unknown>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
 }
@@ -42,6 +44,7 @@ export function defineTool<Input extends z.ZodObject>(spec: {
   const { name, title, description, input, annotations, handler } = spec;
   return {
     listed: { name, title, description, inputSchema: advertisedSchema(input), annotations },
+    input,
     run: async (args, session, progress) => {
       const parsed = input.safeParse(args);
       if (parsed.success) return handler(parsed.data, session, progress);
@@ -57,8 +60,8 @@ export function defineTool<Input extends z.ZodObject>(spec: {
 
 /**
  * The JSON Schema a client sees, derived from the zod schema so the two cannot drift. The list is
- * sent on every change, so what says nothing is left out: `$schema` (MCP's default dialect) and
- * the safe-integer bounds zod adds to every `int()`.
+ * sent on every change, so what says nothing is left out: `$schema` (MCP's default dialect), the
+ * safe-integer bounds zod adds to every `int()`, and a record's string keys and any-value `{}`.
  */
 function advertisedSchema(input: z.ZodObject): ObjectSchema {
   const schema = z.toJSONSchema(input, {
@@ -66,10 +69,19 @@ function advertisedSchema(input: z.ZodObject): ObjectSchema {
     override: ({ jsonSchema }) => {
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (isEmpty(jsonSchema.additionalProperties)) delete jsonSchema.additionalProperties;
+      const keys = jsonSchema.propertyNames;
+      if (typeof keys === 'object' && keys.type === 'string' && Object.keys(keys).length === 1) {
+        delete jsonSchema.propertyNames;
+      }
     },
   });
   delete schema.$schema;
   return { ...schema, type: 'object' };
+}
+
+function isEmpty(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && Object.keys(schema).length === 0;
 }
 
 export function jsonResult(value: unknown, isError = false): CallToolResult {

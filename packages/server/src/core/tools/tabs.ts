@@ -8,7 +8,7 @@ import { type ToolSession, toTabState } from '../tool-session';
 
 const ALLOWED_URL_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
 
-const tabId = z.number().int().nonnegative().describe('Tab id from list_tabs');
+const tabId = z.number().int().nonnegative();
 
 export const tabTools = [
   defineTool({
