@@ -58,6 +58,7 @@ export class BrowserSession {
   readonly #log: (event: string, details?: Record<string, unknown>) => void;
   readonly #tabs = new Map<number, TabState>();
   #coreTools = new Map<string, CoreTool>();
+  #coreToolNames: ReadonlySet<string> = new Set();
   readonly #toolSession: ToolSession;
   #connected = false;
   /** The agent asked to be connected: a dropped link reconnects by itself. */
@@ -156,6 +157,7 @@ export class BrowserSession {
     const connect = this.#options.launchByDefault ? connectOrLaunchBrowserTool : connectBrowserTool;
     const tools = [connect, ...tabTools, ...(this.#options.fallbackTools ? fallbackTools : [])];
     this.#coreTools = new Map(tools.map((tool) => [tool.listed.name, tool]));
+    this.#coreToolNames = new Set(this.#coreTools.keys());
   }
 
   /** The session as its tools see it (tool-session.ts). */
@@ -179,12 +181,9 @@ export class BrowserSession {
         return session.#linkDroppedAt;
       },
       get coreToolNames() {
-        return new Set(session.#coreTools.keys());
+        return session.#coreToolNames;
       },
-      focusedPageTools: () => {
-        const core = new Set(this.#coreTools.keys());
-        return this.listTools().filter((tool) => !core.has(tool.name));
-      },
+      focusedPageTools: () => this.listTools().filter((tool) => !this.#coreToolNames.has(tool.name)),
       attach: async () => {
         this.#wantConnected = true;
         await this.#establish();
@@ -260,7 +259,7 @@ export class BrowserSession {
 
   #refreshPageTools(): void {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
-    this.#pageTools = tab ? exposePageTools(tab.tools, this.#toolSession.coreToolNames) : [];
+    this.#pageTools = tab ? exposePageTools(tab.tools, this.#coreToolNames) : [];
     this.#announcer.schedule();
   }
 
