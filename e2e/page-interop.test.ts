@@ -100,6 +100,31 @@ describe('interop: every kind of page reaches MCP clients', () => {
     assert.equal(await (await pageAt('/interop/webmcp.html')).textContent('#notes'), 'buy milk');
   });
 
+  it('a tool whose schema is a oneOf of $refs into $defs takes valid calls (issue 14, defect 12)', async () => {
+    const page = await pageAt('/interop/webmcp.html');
+    await page.evaluate(`document.modelContext.registerTool({
+      name: 'pin_note',
+      description: 'Pins a note by its position or its text.',
+      inputSchema: {
+        type: 'object',
+        properties: { note: { oneOf: [{ $ref: '#/$defs/byIndex' }, { $ref: '#/$defs/byText' }] } },
+        required: ['note'],
+        $defs: {
+          byIndex: { type: 'object', properties: { index: { type: 'integer' } }, required: ['index'], additionalProperties: false },
+          byText: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false },
+        },
+      },
+      execute: ({ note }) => 'pinned ' + JSON.stringify(note),
+    })`);
+    await waitFor(async () => (await tabmcp.toolNames()).includes('pin_note'), 8_000, 'pin_note listed');
+    const byText = await tabmcp.call('pin_note', { note: { text: 'buy milk' } });
+    assert.notEqual(byText.isError, true, textOf(byText));
+    assert.equal(textOf(byText), 'pinned {"text":"buy milk"}');
+    const invalid = await tabmcp.call('pin_note', { note: { index: 'first' } });
+    assert.equal(invalid.isError, true);
+    assert.match(textOf(invalid), /arguments\.note: does not match exactly one of the allowed shapes/);
+  });
+
   it('(d) a declarative <form toolname> is a tool: schema from its inputs, a call fills and submits it', async () => {
     await open('/interop/declarative-form.html', 'subscribe');
     const tool = (await tabmcp.client.listTools()).tools.find((candidate) => candidate.name === 'subscribe');

@@ -1,4 +1,5 @@
-import { ErrorCode, type JsonSchema, ProtocolError, validateJsonSchema, withTimeout } from '@tabmcp/protocol/light';
+import { ErrorCode, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
+import { type JsonSchema, validateJsonSchema } from './json-schema';
 import {
   type ArgumentCheck,
   fromObjectSchema,

@@ -66,6 +66,34 @@ describe('McpWindowProvider', () => {
     await assert.rejects(mcp.callTool({ name: 'nope' }), /Unknown tool "nope"\. Tools on this page: order/);
   });
 
+  it('follows $refs within the schema: oneOf of two $ref branches takes a call that fits one (issue 14, defect 12)', async () => {
+    const mcp = new McpWindowProvider({ name: 'p', version: '1' });
+    const ran: unknown[] = [];
+    mcp.addTool(
+      {
+        name: 'pick',
+        inputSchema: {
+          type: 'object',
+          properties: { target: { oneOf: [{ $ref: '#/$defs/byId' }, { $ref: '#/$defs/byName' }] } },
+          required: ['target'],
+          $defs: {
+            byId: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+            byName: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          },
+        },
+      },
+      ({ target }) => {
+        ran.push(target);
+        return 'ok';
+      },
+    );
+    const byName = await mcp.callTool({ name: 'pick', arguments: { target: { name: 'seven' } } });
+    assert.notEqual(byName.isError, true, textOf(byName));
+    const neither = await mcp.callTool({ name: 'pick', arguments: { target: { id: 'seven' } } });
+    assert.match(textOf(neither), /arguments\.target: does not match exactly one of the allowed shapes/);
+    assert.deepEqual(ran, [{ name: 'seven' }]);
+  });
+
   it("runs mcp-window.md's example with zod (inputSchemaDef) and a zod object schema", async () => {
     const provider = new McpWindowProviderSDK({ name: 'MyWebApp', version: '0.1' }, { resources: true, tools: true });
     const shown: string[] = [];

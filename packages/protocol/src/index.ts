@@ -2,7 +2,6 @@ export * from './browser-link';
 export * from './errors';
 export * from './extension-id';
 export * from './hub-link';
-export * from './json-schema';
 export * from './jsonrpc';
 export * from './limits';
 export * from './link-auth';

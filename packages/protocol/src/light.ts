@@ -1,6 +1,5 @@
 // Entry point without zod, for code that runs inside web pages.
 export * from './errors';
-export * from './json-schema';
 export * from './limits';
 export * from './pending-requests';
 export * from './tab-wire';

@@ -47,6 +47,40 @@ describe('security: page regexes never run in tabmcp (finding 5)', () => {
     assert.deepEqual(browser.calls, []);
   });
 
+  it('a property called "pattern" is an argument like any other, still checked', async () => {
+    const schema = {
+      type: 'object' as const,
+      properties: { pattern: { type: 'string' } },
+      additionalProperties: false,
+    };
+    const { browser, session } = await focusedOnSearch(schema);
+    assert.notEqual((await session.callTool('search', { pattern: 'a+' })).isError, true);
+    assert.equal((await session.callTool('search', { pattern: 7 })).isError, true);
+    assert.deepEqual(browser.calls.length, 1);
+  });
+
+  it('$refs that branch exponentially: the check gives up on its budget and the page decides', async () => {
+    // Level n is "level n-1 or level n-1": 2^40 paths from a schema of 40 lines.
+    const $defs: Record<string, unknown> = { level0: { type: 'string' } };
+    for (let n = 1; n <= 40; n++) {
+      $defs[`level${n}`] = { anyOf: [{ $ref: `#/$defs/level${n - 1}` }, { $ref: `#/$defs/level${n - 1}` }] };
+    }
+    const { browser, session } = await focusedOnSearch({
+      type: 'object',
+      properties: { q: { $ref: '#/$defs/level40' } },
+      $defs,
+    });
+    // A value that fits makes the validator walk every path (one that fails overflows its stack sooner).
+    for (const q of ['fits', 42]) {
+      const result = await session.callTool('search', { q });
+      assert.notEqual(result.isError, true, JSON.stringify(result));
+    }
+    assert.deepEqual(
+      browser.calls.map((call) => call.args),
+      [{ q: 'fits' }, { q: 42 }],
+    );
+  });
+
   it('a hub tool with a catastrophic pattern in the all view', async () => {
     const browser = new HubBrowser();
     const name = 'website_tool_evil_test_tab1_search';

@@ -1,21 +1,24 @@
-import {
-  type BrowserInfo,
-  type CallToolResult,
-  checkPageArguments,
-  ErrorCode,
-  errorMessage,
-  type Logger,
-  type PageMethod,
-  ProtocolError,
-  type TabInfo,
-  type Tool,
-} from '@tabmcp/protocol';
-import { z } from 'zod';
+import { type BrowserInfo, type CallToolResult, errorMessage, type Logger, type PageMethod } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
+import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
-import { errorResult, jsonResult, type Progress, type ToolDefinition } from './tool-definition';
+import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
+import {
+  ALREADY_CONNECTED,
+  ALREADY_CONNECTED_NO_FOCUS,
+  ALREADY_CONNECTED_NO_TABS,
+  needsConnectedBrowser,
+  needsFocusedTab,
+  needsOpenTab,
+  toolFailed,
+  unknownTool,
+} from './tool-errors';
+import { type TabState, type ToolSession, toTabState } from './tool-session';
+import { connectBrowserTool, connectOrLaunchBrowserTool } from './tools/connection';
+import { fallbackTools } from './tools/fallback';
+import { tabTools } from './tools/tabs';
 
 export interface SessionOptions {
   connection: BrowserConnection;
@@ -43,29 +46,6 @@ export interface SessionOptions {
   log?: Logger;
 }
 
-interface TabState {
-  id: number;
-  title: string;
-  url: string;
-  tools: Tool[];
-  /** Set by the extension's hub when the user has not allowed the tab's site (its tools are held back). */
-  siteAccess?: TabInfo['siteAccess'];
-}
-
-export interface ListedTool {
-  name: string;
-  title?: string;
-  description: string;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  outputSchema?: { type: 'object'; [key: string]: unknown };
-  annotations?: Record<string, unknown>;
-}
-
-const NO_BROWSER_INSTRUCTIONS =
-  'Open Chrome or Chromium with the tabmcp extension enabled (see the README, "Use your own Chrome"), or call connect_browser with launch=true to start a fresh Chromium with the extension.';
-
-const ALLOWED_URL_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
-
 /**
  * The state machine of browser-mcp-server.md. It decides which tools exist now, runs them, and
  * says when the list changed. It never touches a socket or a process: the browser connection and
@@ -77,7 +57,9 @@ export class BrowserSession {
   readonly #options: Required<Omit<SessionOptions, 'connection' | 'launcher' | 'log'>>;
   readonly #log: Logger;
   readonly #tabs = new Map<number, TabState>();
-  #coreTools: Map<string, ToolDefinition>;
+  #coreTools = new Map<string, CoreTool>();
+  #coreToolNames: ReadonlySet<string> = new Set();
+  readonly #toolSession: ToolSession;
   #connected = false;
   /** The agent asked to be connected: a dropped link reconnects by itself. */
   #wantConnected = false;
@@ -106,7 +88,8 @@ export class BrowserSession {
       fallbackTools: options.fallbackTools ?? false,
       launchByDefault: options.launchByDefault ?? false,
     };
-    this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
+    this.#toolSession = this.#exposeToTools();
+    this.#pickCoreTools();
     this.#connection.onevent = (event) => this.#onEvent(event);
     this.#connection.ondown = (reason) => this.#onLinkDown(reason);
     this.#connection.onup = () => this.#onLinkUp();
@@ -141,7 +124,7 @@ export class BrowserSession {
   setAutoFallback(on: boolean): void {
     if (this.#options.fallbackTools === on) return;
     this.#options.fallbackTools = on;
-    this.#coreTools = new Map(this.#defineCoreTools().map((tool) => [tool.name, tool]));
+    this.#pickCoreTools();
     this.#announcer.schedule();
   }
 
@@ -159,62 +142,57 @@ export class BrowserSession {
     const core = this.#coreTools.get(name);
     if (core) {
       if (!this.#availableCoreNames().includes(name)) return errorResult(this.#unavailableReason(name));
-      const parsed = core.input.safeParse(args);
-      if (!parsed.success) {
-        const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
-        return errorResult(`Invalid arguments for ${name}: ${problems.join('; ')}`);
-      }
       try {
-        return await this.#announcer.transition(() => core.run(parsed.data, progress));
+        return await this.#announcer.transition(() => core.run(args, this.#toolSession, progress));
       } catch (error) {
-        return errorResult(`${name} failed: ${errorMessage(error)}`);
+        return errorResult(toolFailed(name, errorMessage(error)));
       }
     }
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
-    if (!page || this.#focusedTabId === null) {
-      return errorResult(
-        `Unknown tool "${name}". ${this.#focusedTabId === null ? 'No tab is focused: call focus_tab or open_tab first, then list the tools again.' : 'The focused tab does not offer it (its tools may have changed): list the tools again.'}`,
-      );
-    }
-    return this.#callPageTool(this.#focusedTabId, page.tool, args);
+    if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.#focusedTabId !== null));
+    return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
   }
 
-  /** The focused tab's tools as an agent sees them (for list_page_tools and the open/focus replies). */
-  #focusedPageTools(): ListedTool[] {
-    const core = new Set(this.#coreTools.keys());
-    return this.listTools().filter((tool) => !core.has(tool.name));
+  #pickCoreTools(): void {
+    const connect = this.#options.launchByDefault ? connectOrLaunchBrowserTool : connectBrowserTool;
+    const tools = [connect, ...tabTools, ...(this.#options.fallbackTools ? fallbackTools : [])];
+    this.#coreTools = new Map(tools.map((tool) => [tool.listed.name, tool]));
+    this.#coreToolNames = new Set(this.#coreTools.keys());
   }
 
-  async #callPageToolByName(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    if (this.#focusedTabId === null) return errorResult('No tab is focused: call focus_tab or open_tab first.');
-    const page = this.#pageTools.find((entry) => entry.exposedName === name);
-    if (!page) {
-      const names = this.#pageTools.map((entry) => entry.exposedName).join(', ') || 'none';
-      return errorResult(`The focused tab has no tool "${name}". Its tools: ${names}. Call list_page_tools.`);
-    }
-    return this.#callPageTool(this.#focusedTabId, page.tool, args);
-  }
-
-  async #callPageTool(tabId: number, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
-    const problems = checkPageArguments(tool.inputSchema, args);
-    if (problems.length > 0) {
-      return errorResult(
-        `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,
-      );
-    }
-    try {
-      return await this.#connection.callTool(tabId, tool.name, args, this.#options.pageToolTimeoutMs);
-    } catch (error) {
-      const hint =
-        error instanceof ProtocolError && error.code === ErrorCode.BrowserNotConnected
-          ? 'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself when the extension dials in again: call list_tabs in a moment, or connect_browser.'
-          : errorMessage(error).includes('not a tool result')
-            ? "Calling it again will not help: the site's tool is faulty. Read the page with get_page_content instead, if the tab offers it."
-            : this.#tabs.has(tabId)
-              ? 'The page may be busy or reloading; try again, or call list_tabs.'
-              : 'The tab is gone; call list_tabs and focus_tab to pick another.';
-      return errorResult(`The page tool "${tool.name}" in tab ${tabId} failed: ${errorMessage(error)}. ${hint}`);
-    }
+  /** The session as its tools see it (tool-session.ts). */
+  #exposeToTools(): ToolSession {
+    const session = this;
+    return {
+      connection: this.#connection,
+      launcher: this.#launcher,
+      timings: this.#options,
+      tabs: this.#tabs,
+      get focusedTabId() {
+        return session.#focusedTabId;
+      },
+      get pageTools() {
+        return session.#pageTools;
+      },
+      get browser() {
+        return session.#browser;
+      },
+      get linkDroppedAt() {
+        return session.#linkDroppedAt;
+      },
+      get coreToolNames() {
+        return session.#coreToolNames;
+      },
+      focusedPageTools: () => this.listTools().filter((tool) => !this.#coreToolNames.has(tool.name)),
+      attach: async () => {
+        this.#wantConnected = true;
+        await this.#establish();
+      },
+      putTab: (tab) => this.#tabs.set(tab.id, tab),
+      setFocus: (tabId) => this.#setFocus(tabId),
+      removeTab: (tabId) => this.#removeTab(tabId),
+      listMayHaveChanged: () => this.#announcer.schedule(),
+    };
   }
 
   #availableCoreNames(): string[] {
@@ -238,179 +216,20 @@ export class BrowserSession {
   #unavailableReason(name: string): string {
     switch (this.state) {
       case 'DISCONNECTED':
-        return `${name} needs a connected browser: call connect_browser first.`;
+        return needsConnectedBrowser(name);
       case 'CONNECTED_NO_TABS':
-        return name === 'connect_browser'
-          ? 'The browser is already connected. Call list_tabs or open_tab.'
-          : `${name} needs an open tab: call open_tab first.`;
+        return name === 'connect_browser' ? ALREADY_CONNECTED_NO_TABS : needsOpenTab(name);
       case 'CONNECTED_NO_FOCUS':
-        return name === 'connect_browser'
-          ? 'The browser is already connected. Call list_tabs, open_tab or focus_tab.'
-          : `${name} needs a focused tab: call focus_tab first.`;
+        return name === 'connect_browser' ? ALREADY_CONNECTED_NO_FOCUS : needsFocusedTab(name);
       default:
-        return 'The browser is already connected.';
+        return ALREADY_CONNECTED;
     }
   }
 
   #listCore(name: string): ListedTool {
     const tool = this.#coreTools.get(name);
     if (!tool) throw new Error(`no core tool ${name}`);
-    return {
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      inputSchema: tool.inputSchema,
-      annotations: tool.annotations,
-    };
-  }
-
-  #defineCoreTools(): ToolDefinition[] {
-    const launchByDefault = this.#options.launchByDefault ?? false;
-    const connectInput = z.object({ launch: z.boolean().default(launchByDefault) }).strict();
-    const openInput = z.object({ url: z.string().min(1), focus: z.boolean().default(true) }).strict();
-    const focusInput = z.object({ tabId: z.number().int().nonnegative() }).strict();
-    const closeInput = z.object({ tabId: z.number().int().nonnegative().optional() }).strict();
-    const tools: ToolDefinition[] = [
-      {
-        name: 'connect_browser',
-        title: 'Connect to the browser',
-        description:
-          'Connect to the browser that runs the tabmcp extension. With launch=true, start a fresh Chromium with the extension if none is connected. Afterwards list_tabs and open_tab appear.',
-        input: connectInput,
-        inputSchema: {
-          type: 'object',
-          properties: {
-            launch: {
-              type: 'boolean',
-              description: 'Launch a new browser instance if none is connected',
-              default: launchByDefault,
-            },
-          },
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, openWorldHint: true },
-        run: (args, progress) => this.#connectBrowser((args as z.infer<typeof connectInput>).launch, progress),
-      },
-      {
-        name: 'list_tabs',
-        title: 'List tabs',
-        description: 'List the open tabs with their tool counts; focused marks the tab whose tools are listed.',
-        input: z.object({}).strict(),
-        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-        annotations: { readOnlyHint: true, idempotentHint: true },
-        run: async () => jsonResult(this.#listTabs()),
-      },
-      {
-        name: 'open_tab',
-        title: 'Open a tab',
-        description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
-        input: openInput,
-        inputSchema: {
-          type: 'object',
-          properties: {
-            url: { type: 'string', description: 'URL to open (http, https, file, about or data)' },
-            focus: { type: 'boolean', default: true },
-          },
-          required: ['url'],
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, openWorldHint: true },
-        run: (args, progress) => {
-          const { url, focus } = args as z.infer<typeof openInput>;
-          return this.#openTab(url, focus, progress);
-        },
-      },
-      {
-        name: 'focus_tab',
-        title: 'Focus a tab',
-        description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
-        input: focusInput,
-        inputSchema: {
-          type: 'object',
-          properties: { tabId: { type: 'number' } },
-          required: ['tabId'],
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, idempotentHint: true },
-        run: (args) => this.#focusTab((args as z.infer<typeof focusInput>).tabId),
-      },
-      {
-        name: 'close_tab',
-        title: 'Close a tab',
-        description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
-        input: closeInput,
-        inputSchema: {
-          type: 'object',
-          properties: { tabId: { type: 'number' } },
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => this.#closeTab((args as z.infer<typeof closeInput>).tabId),
-      },
-    ];
-    if (!this.#options.fallbackTools) return tools;
-    const callInput = z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) });
-    tools.push(
-      {
-        name: 'list_page_tools',
-        title: 'List the focused page tools',
-        description:
-          "List the focused tab's own tools with their input schemas, for clients that do not refresh their tool list. Call them with call_page_tool.",
-        input: z.object({}).strict(),
-        inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-        annotations: { readOnlyHint: true, idempotentHint: true },
-        run: async () => jsonResult({ focusedTabId: this.#focusedTabId, tools: this.#focusedPageTools() }),
-      },
-      {
-        name: 'call_page_tool',
-        title: 'Call a tool of the focused page',
-        description: 'Call one of the tools list_page_tools shows, by name, with its arguments.',
-        input: callInput,
-        inputSchema: {
-          type: 'object',
-          properties: {
-            name: { type: 'string', description: 'Tool name as list_page_tools shows it' },
-            arguments: { type: 'object', description: "The tool's arguments", additionalProperties: true },
-          },
-          required: ['name'],
-          additionalProperties: false,
-        },
-        annotations: { readOnlyHint: false, openWorldHint: true },
-        run: (args) => {
-          const { name, arguments: toolArgs } = args as z.infer<typeof callInput>;
-          return this.#callPageToolByName(name, toolArgs);
-        },
-      },
-    );
-    return tools;
-  }
-
-  async #connectBrowser(launch: boolean, progress: Progress): Promise<CallToolResult> {
-    const problem = this.#connection.linkProblem?.();
-    // Nothing to wait for and nothing to launch: no browser can reach this process.
-    if (problem && !this.#connection.isUp) return jsonResult({ connected: false, error: problem }, true);
-    if (!this.#connection.isUp) {
-      if (launch) {
-        if (!this.#launcher) return errorResult('Launching is disabled in this tabmcp server.');
-        progress('Launching Chromium with the tabmcp extension');
-        try {
-          await this.#launcher.launch({ linkDroppedAt: this.#linkDroppedAt });
-        } catch (error) {
-          return jsonResult({ connected: false, error: 'No browser found', instructions: errorMessage(error) }, true);
-        }
-        progress('Waiting for the extension to connect');
-        if (!(await this.#connection.waitUntilUp(this.#options.launchTimeoutMs))) {
-          return errorResult(
-            `Chromium started but the tabmcp extension did not connect within ${this.#options.launchTimeoutMs} ms. See docs/troubleshooting.md.`,
-          );
-        }
-      } else if (!(await this.#connection.waitUntilUp(this.#options.connectGraceMs))) {
-        return jsonResult({ connected: false, error: 'No browser found', instructions: NO_BROWSER_INSTRUCTIONS }, true);
-      }
-    }
-    this.#wantConnected = true;
-    await this.#establish();
-    return jsonResult({ connected: true, browser: this.#browser, tabCount: this.#tabs.size });
+    return tool.listed;
   }
 
   async #establish(): Promise<void> {
@@ -422,110 +241,6 @@ export class BrowserSession {
     this.#connected = true;
     // After a reconnect (worker restart) keep the agent's focus if its tab survived.
     this.#setFocus(previousFocus !== null && this.#tabs.has(previousFocus) ? previousFocus : null);
-  }
-
-  #listTabs() {
-    return {
-      tabs: [...this.#tabs.values()].map((tab) => ({
-        id: tab.id,
-        title: tab.title,
-        url: tab.url,
-        focused: tab.id === this.#focusedTabId,
-        toolCount: tab.tools.length,
-        ...siteNote(tab),
-      })),
-      focusedTabId: this.#focusedTabId,
-    };
-  }
-
-  async #openTab(url: string, focus: boolean, progress: Progress): Promise<CallToolResult> {
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      return errorResult(`Invalid URL "${url}": give an absolute URL such as https://example.com`);
-    }
-    if (!ALLOWED_URL_PROTOCOLS.has(parsed.protocol)) {
-      return errorResult(`Refusing to open "${url}": only ${[...ALLOWED_URL_PROTOCOLS].join(' ')} URLs can be opened`);
-    }
-    progress(`Opening ${parsed.href}`);
-    const started = Date.now();
-    // Pages can take seconds to load: tell the client the call is alive.
-    const ticker = setInterval(
-      () => progress(`Waiting for ${parsed.href} to load (${Math.round((Date.now() - started) / 1000)} s)`),
-      1_000,
-    );
-    let opened: Awaited<ReturnType<BrowserConnection['openTab']>>;
-    try {
-      opened = await this.#connection.openTab(parsed.href, focus, this.#options.openTabToolWaitMs);
-    } finally {
-      clearInterval(ticker);
-    }
-    const existing = this.#tabs.get(opened.tab.id);
-    const tab = toTabState(opened.tab);
-    // Tool updates may have raced ahead of this reply; the newest non-empty list wins.
-    if (existing && existing.tools.length > 0 && tab.tools.length === 0) tab.tools = existing.tools;
-    this.#tabs.set(tab.id, tab);
-    if (focus) this.#setFocus(tab.id);
-    else this.#announcer.schedule();
-    const held = siteNote(this.#tabs.get(tab.id) ?? tab);
-    return jsonResult({
-      tab: { id: tab.id, title: tab.title, url: tab.url },
-      focused: focus,
-      // The names the agent will call them by, whether or not the tab is focused.
-      toolsAvailable: focus
-        ? this.#pageTools.map((entry) => entry.exposedName)
-        : exposePageTools(tab.tools, new Set(this.#coreTools.keys())).map((entry) => entry.exposedName),
-      ...(held.note
-        ? held
-        : opened.toolsReady
-          ? {}
-          : {
-              note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.',
-            }),
-    });
-  }
-
-  async #focusTab(tabId: number): Promise<CallToolResult> {
-    if (!this.#tabs.has(tabId)) {
-      return errorResult(
-        `No tab with id ${tabId}. Open tabs: ${[...this.#tabs.keys()].join(', ') || 'none'}. Call list_tabs.`,
-      );
-    }
-    let tab: TabInfo;
-    try {
-      ({ tab } = await this.#connection.focusTab(tabId));
-    } catch (error) {
-      // The browser no longer has it (closed while the event was on its way): forget it too.
-      if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
-      this.#removeTab(tabId);
-      return errorResult(
-        `Tab ${tabId} is gone from the browser. Open tabs: ${[...this.#tabs.keys()].join(', ') || 'none'}. Call list_tabs.`,
-      );
-    }
-    const state = this.#tabs.get(tabId);
-    if (state) Object.assign(state, { title: tab.title, url: tab.url });
-    this.#setFocus(tabId);
-    return jsonResult({
-      success: true,
-      tab: { id: tabId, title: tab.title, url: tab.url },
-      toolsAvailable: this.#pageTools.map((entry) => entry.exposedName),
-      ...(state ? siteNote(state) : {}),
-    });
-  }
-
-  async #closeTab(requested: number | undefined): Promise<CallToolResult> {
-    const tabId = requested ?? this.#focusedTabId;
-    if (tabId === null || !this.#tabs.has(tabId)) {
-      return errorResult(`No tab with id ${tabId}. Call list_tabs to see the open tabs.`);
-    }
-    try {
-      await this.#connection.closeTab(tabId);
-    } catch (error) {
-      if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
-    }
-    this.#removeTab(tabId);
-    return jsonResult({ closed: true, tabId });
   }
 
   #removeTab(tabId: number): void {
@@ -544,7 +259,7 @@ export class BrowserSession {
 
   #refreshPageTools(): void {
     const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
-    this.#pageTools = tab ? exposePageTools(tab.tools, new Set(this.#coreTools.keys())) : [];
+    this.#pageTools = tab ? exposePageTools(tab.tools, this.#coreToolNames) : [];
     this.#announcer.schedule();
   }
 
@@ -622,22 +337,4 @@ export class BrowserSession {
       (error: unknown) => this.#log('link.recover-failed', { error: errorMessage(error) }),
     );
   }
-}
-
-function toTabState(tab: TabInfo): TabState {
-  return {
-    id: tab.id,
-    title: tab.title,
-    url: tab.url,
-    tools: tab.tools ?? [],
-    ...(tab.siteAccess ? { siteAccess: tab.siteAccess } : {}),
-  };
-}
-
-/** Why a tab's tools are held back, and the step that releases them (list_tabs, open_tab, focus_tab). */
-function siteNote(tab: { siteAccess?: string }): { note?: string } {
-  if (!tab.siteAccess || tab.siteAccess === 'allowed') return {};
-  return {
-    note: `Its tools are held back: the site is ${tab.siteAccess === 'blocked' ? 'blocked' : 'not allowed yet'}. The user allows it in the tabmcp popup (toolbar icon); the tools then appear with a tools/list_changed notification.`,
-  };
 }

@@ -1,17 +1,87 @@
 import type { CallToolResult } from '@tabmcp/protocol';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { invalidArguments } from './tool-errors';
+import type { ToolSession } from './tool-session';
 
 export type Progress = (message: string) => void;
 
-/** A tool as data: what the MCP client sees, plus the handler that runs it. */
-export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
+type ObjectSchema = { type: 'object'; [key: string]: unknown };
+
+/** A tool as an MCP client is shown it. */
+export interface ListedTool {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: ObjectSchema;
+  outputSchema?: ObjectSchema;
+  annotations?: Record<string, unknown>;
+}
+
+type ToolAnnotations = {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+};
+
+/** A core tool as data: its listing, derived from one zod schema, and the handler behind it. */
+export interface CoreTool {
+  readonly listed: ListedTool;
+  /** What the handler accepts; `listed.inputSchema` is derived from it. */
+  readonly input: z.ZodObject;
+  /** Checks the arguments against the zod schema, then runs the handler with them typed. */
+  run(args: Record<string, unknown>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
+}
+
+export function defineTool<Input extends z.ZodObject>(spec: {
   name: string;
   title: string;
   description: string;
-  input: S;
-  inputSchema: { type: 'object'; [key: string]: unknown };
-  annotations: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
-  run(args: z.infer<S>, progress: Progress): Promise<CallToolResult>;
+  input: Input;
+  annotations: ToolAnnotations;
+  handler(args: z.output<Input>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
+}): CoreTool {
+  const { name, title, description, input, annotations, handler } = spec;
+  return {
+    listed: { name, title, description, inputSchema: advertisedSchema(input), annotations },
+    input,
+    run: async (args, session, progress) => {
+      const parsed = input.safeParse(args);
+      if (parsed.success) return handler(parsed.data, session, progress);
+      return errorResult(
+        invalidArguments(
+          name,
+          parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`),
+        ),
+      );
+    },
+  };
+}
+
+/**
+ * The JSON Schema a client sees, derived from the zod schema so the two cannot drift. The list is
+ * sent on every change, so what says nothing is left out: `$schema` (MCP's default dialect), the
+ * safe-integer bounds zod adds to every `int()`, and a record's string keys and any-value `{}`.
+ */
+function advertisedSchema(input: z.ZodObject): ObjectSchema {
+  const schema = z.toJSONSchema(input, {
+    io: 'input',
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+      if (isEmpty(jsonSchema.additionalProperties)) delete jsonSchema.additionalProperties;
+      const keys = jsonSchema.propertyNames;
+      if (typeof keys === 'object' && keys.type === 'string' && Object.keys(keys).length === 1) {
+        delete jsonSchema.propertyNames;
+      }
+    },
+  });
+  delete schema.$schema;
+  return { ...schema, type: 'object' };
+}
+
+function isEmpty(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && Object.keys(schema).length === 0;
 }
 
 export function jsonResult(value: unknown, isError = false): CallToolResult {

@@ -1,16 +1,16 @@
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/server';
-import { validateJsonSchema } from '@tabmcp/protocol';
+import { checkPageArguments } from '../core/page-arguments';
 
 /**
  * The MCP SDK checks elicitation and tool output schemas with a JSON Schema validator; by default
  * it builds Ajv, which costs the server process about 6 MiB resident (DESIGN.md memory bar).
- * tabmcp already has a checker for tool arguments: the same one serves the SDK. Output schemas
- * may be page-written, so their patterns are not run here (ReDoS; protocol/json-schema.ts).
+ * Output schemas may be page-written, so they get the page-argument checker, which runs no page
+ * regex and stops on a budget (core/page-arguments.ts).
  */
 export class ProtocolJsonSchemaValidator implements jsonSchemaValidator {
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     return (input: unknown) => {
-      const problems = validateJsonSchema(schema as Record<string, unknown>, input, 'value', { patterns: false });
+      const problems = checkPageArguments(schema, input, 'value');
       return problems.length === 0
         ? { valid: true, data: input as T, errorMessage: undefined }
         : { valid: false, data: undefined, errorMessage: problems.join('; ') };

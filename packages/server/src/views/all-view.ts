@@ -1,7 +1,6 @@
 import {
   type BrowserCapabilities,
   CallToolResult,
-  checkPageArguments,
   errorMessage,
   HubToolsResult,
   type Logger,
@@ -11,10 +10,10 @@ import {
 } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
+import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
 import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
-import type { ListedTool } from '../core/session';
-import { errorResult, type Progress } from '../core/tool-definition';
+import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
 import type { McpView } from './mcp-view';
 
@@ -136,12 +135,8 @@ export class AllView implements McpView {
       }
       return this.#session.callTool(name, args, progress);
     }
-    const problems = checkPageArguments(tool.inputSchema, args);
-    if (problems.length > 0) {
-      return errorResult(
-        `Invalid arguments for ${name}: ${problems.join('; ')}. Expected input schema: ${JSON.stringify(tool.inputSchema)}`,
-      );
-    }
+    const refused = pageArgumentsError(name, tool.inputSchema, args);
+    if (refused) return refused;
     try {
       const raw = await this.#link.requestValue(
         { type: 'callHubTool', requestId: '', name, args, ...(this.#timeoutMs ? { timeoutMs: this.#timeoutMs } : {}) },

@@ -1,6 +1,5 @@
 import type { CallToolResult } from '@tabmcp/protocol';
-import type { ListedTool } from '../core/session';
-import type { Progress } from '../core/tool-definition';
+import type { ListedTool, Progress } from '../core/tool-definition';
 
 /**
  * What the MCP server shows an agent: a tool list, a way to call a tool, and a signal when the

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Validator } from '@cfworker/json-schema';
 import fc from 'fast-check';
-import { checkPageArguments, type JsonSchema, validateJsonSchema } from '../src/index';
+import { checkPageArguments } from '../src/core/page-arguments';
+
+type JsonSchema = { [key: string]: unknown };
 
 /**
  * Issue 13, finding 5: page-written schemas full of catastrophic patterns, anywhere in the tree.
- * checkPageArguments must answer as the same schema without patterns would: it never runs one
- * (if it did, these inputs would hold the test for minutes).
+ * checkPageArguments must answer as the validator does on the same schema without patterns: it never
+ * runs one (if it did, these inputs would hold the test for minutes).
  */
 const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
 
@@ -53,7 +56,8 @@ describe('fuzz: page patterns are never run by tabmcp', () => {
   it('checkPageArguments answers as the schema without patterns', () => {
     fc.assert(
       fc.property(schema, value, (page, args) => {
-        assert.deepEqual(checkPageArguments(page, args), validateJsonSchema(withoutPatterns(page) as JsonSchema, args));
+        const expected = new Validator(withoutPatterns(page) as JsonSchema, '2020-12').validate(args).valid;
+        assert.equal(checkPageArguments(page, args).length === 0, expected);
       }),
       { numRuns: runs },
     );

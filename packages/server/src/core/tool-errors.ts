@@ -1,0 +1,55 @@
+/**
+ * What the core tools answer when a call cannot go through. Each text names the step that gets
+ * the agent going again; tests and agents match on them, so change them deliberately.
+ */
+
+const ids = (tabIds: Iterable<number>) => [...tabIds].join(', ') || 'none';
+
+// A core tool called in a state that does not offer it (browser-mcp-server.md, "Tool Availability by State").
+export const needsConnectedBrowser = (tool: string) => `${tool} needs a connected browser: call connect_browser first.`;
+export const needsOpenTab = (tool: string) => `${tool} needs an open tab: call open_tab first.`;
+export const needsFocusedTab = (tool: string) => `${tool} needs a focused tab: call focus_tab first.`;
+export const ALREADY_CONNECTED_NO_TABS = 'The browser is already connected. Call list_tabs or open_tab.';
+export const ALREADY_CONNECTED_NO_FOCUS = 'The browser is already connected. Call list_tabs, open_tab or focus_tab.';
+export const ALREADY_CONNECTED = 'The browser is already connected.';
+
+export const invalidArguments = (tool: string, problems: string[]) =>
+  `Invalid arguments for ${tool}: ${problems.join('; ')}`;
+export const invalidPageArguments = (tool: string, problems: string[], schema: unknown) =>
+  `${invalidArguments(tool, problems)}. Expected input schema: ${JSON.stringify(schema)}`;
+export const toolFailed = (tool: string, reason: string) =>
+  `${tool} failed: ${reason}. Call list_tabs to see where things stand, or connect_browser if the browser went away.`;
+
+// connect_browser
+export const NO_BROWSER_FOUND = 'No browser found';
+export const NO_BROWSER_INSTRUCTIONS =
+  'Open Chrome or Chromium with the tabmcp extension enabled (see the README, "Use your own Chrome"), or call connect_browser with launch=true to start a fresh Chromium with the extension.';
+export const LAUNCH_DISABLED =
+  'Launching is disabled in this tabmcp server. Open Chrome or Chromium with the tabmcp extension yourself, then call connect_browser with launch=false.';
+export const extensionSilentAfterLaunch = (timeoutMs: number) =>
+  `Chromium started but the tabmcp extension did not connect within ${timeoutMs} ms. See docs/troubleshooting.md.`;
+
+// open_tab, focus_tab, close_tab
+export const invalidUrl = (url: string) => `Invalid URL "${url}": give an absolute URL such as https://example.com`;
+export const refusedUrl = (url: string, protocols: Iterable<string>) =>
+  `Refusing to open "${url}": only ${[...protocols].join(' ')} URLs can be opened`;
+export const noSuchTab = (tabId: number, open: Iterable<number>) =>
+  `No tab with id ${tabId}. Open tabs: ${ids(open)}. Call list_tabs.`;
+export const tabGone = (tabId: number, open: Iterable<number>) =>
+  `Tab ${tabId} is gone from the browser. Open tabs: ${ids(open)}. Call list_tabs.`;
+export const nothingToClose = (tabId: number | null) => `No tab with id ${tabId}. Call list_tabs to see the open tabs.`;
+
+// Page tools, called by their exposed names or through call_page_tool.
+export const unknownTool = (tool: string, tabFocused: boolean) =>
+  `Unknown tool "${tool}". ${tabFocused ? 'The focused tab does not offer it (its tools may have changed): list the tools again.' : 'No tab is focused: call focus_tab or open_tab first, then list the tools again.'}`;
+export const NO_FOCUSED_TAB = 'No tab is focused: call focus_tab or open_tab first.';
+export const noSuchPageTool = (tool: string, offered: string[]) =>
+  `The focused tab has no tool "${tool}". Its tools: ${offered.join(', ') || 'none'}. Call list_page_tools.`;
+export const pageToolFailed = (tool: string, tabId: number, reason: string, hint: string) =>
+  `The page tool "${tool}" in tab ${tabId} failed: ${reason}. ${hint}`;
+export const LINK_DROPPED_HINT =
+  'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself when the extension dials in again: call list_tabs in a moment, or connect_browser.';
+export const FAULTY_TOOL_HINT =
+  "Calling it again will not help: the site's tool is faulty. Read the page with get_page_content instead, if the tab offers it.";
+export const PAGE_BUSY_HINT = 'The page may be busy or reloading; try again, or call list_tabs.';
+export const TAB_GONE_HINT = 'The tab is gone; call list_tabs and focus_tab to pick another.';

@@ -1,0 +1,50 @@
+import { type CallToolResult, errorMessage } from '@tabmcp/protocol';
+import { z } from 'zod';
+import { defineTool, errorResult, jsonResult, type Progress } from '../tool-definition';
+import { extensionSilentAfterLaunch, LAUNCH_DISABLED, NO_BROWSER_FOUND, NO_BROWSER_INSTRUCTIONS } from '../tool-errors';
+import type { ToolSession } from '../tool-session';
+
+const connectBrowser = (launchByDefault: boolean) =>
+  defineTool({
+    name: 'connect_browser',
+    title: 'Connect to the browser',
+    description:
+      'Connect to the browser that runs the tabmcp extension. With launch=true, start a fresh Chromium with the extension if none is connected. Afterwards list_tabs and open_tab appear.',
+    input: z
+      .object({
+        launch: z.boolean().default(launchByDefault).describe('Launch a new browser instance if none is connected'),
+      })
+      .strict(),
+    annotations: { readOnlyHint: false, openWorldHint: true },
+    handler: ({ launch }, session, progress) => connect(session, launch, progress),
+  });
+
+export const connectBrowserTool = connectBrowser(false);
+/** `tabmcp --launch` (SessionOptions.launchByDefault): the same tool, launching unless told `launch: false`. */
+export const connectOrLaunchBrowserTool = connectBrowser(true);
+
+async function connect(session: ToolSession, launch: boolean, progress: Progress): Promise<CallToolResult> {
+  const { connection, launcher, timings } = session;
+  const problem = connection.linkProblem?.();
+  // Nothing to wait for and nothing to launch: no browser can reach this process.
+  if (problem && !connection.isUp) return jsonResult({ connected: false, error: problem }, true);
+  if (!connection.isUp) {
+    if (launch) {
+      if (!launcher) return errorResult(LAUNCH_DISABLED);
+      progress('Launching Chromium with the tabmcp extension');
+      try {
+        await launcher.launch({ linkDroppedAt: session.linkDroppedAt });
+      } catch (error) {
+        return jsonResult({ connected: false, error: NO_BROWSER_FOUND, instructions: errorMessage(error) }, true);
+      }
+      progress('Waiting for the extension to connect');
+      if (!(await connection.waitUntilUp(timings.launchTimeoutMs))) {
+        return errorResult(extensionSilentAfterLaunch(timings.launchTimeoutMs));
+      }
+    } else if (!(await connection.waitUntilUp(timings.connectGraceMs))) {
+      return jsonResult({ connected: false, error: NO_BROWSER_FOUND, instructions: NO_BROWSER_INSTRUCTIONS }, true);
+    }
+  }
+  await session.attach();
+  return jsonResult({ connected: true, browser: session.browser, tabCount: session.tabs.size });
+}

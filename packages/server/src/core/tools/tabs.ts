@@ -1,0 +1,153 @@
+import { type CallToolResult, ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
+import { z } from 'zod';
+import type { BrowserConnection } from '../browser-connection';
+import { exposePageTools } from '../page-tool-names';
+import { defineTool, errorResult, jsonResult, type Progress } from '../tool-definition';
+import { invalidUrl, noSuchTab, nothingToClose, refusedUrl, tabGone } from '../tool-errors';
+import { type ToolSession, toTabState } from '../tool-session';
+
+const ALLOWED_URL_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
+
+const tabId = z.number().int().nonnegative();
+
+export const tabTools = [
+  defineTool({
+    name: 'list_tabs',
+    title: 'List tabs',
+    description: 'List the open tabs with their tool counts; focused marks the tab whose tools are listed.',
+    input: z.object({}).strict(),
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    handler: async (_args, session) => jsonResult(listTabs(session)),
+  }),
+  defineTool({
+    name: 'open_tab',
+    title: 'Open a tab',
+    description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
+    input: z
+      .object({
+        url: z.string().min(1).describe('URL to open (http, https, file, about or data)'),
+        focus: z.boolean().default(true),
+      })
+      .strict(),
+    annotations: { readOnlyHint: false, openWorldHint: true },
+    handler: ({ url, focus }, session, progress) => openTab(session, url, focus, progress),
+  }),
+  defineTool({
+    name: 'focus_tab',
+    title: 'Focus a tab',
+    description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
+    input: z.object({ tabId }).strict(),
+    annotations: { readOnlyHint: false, idempotentHint: true },
+    handler: ({ tabId }, session) => focusTab(session, tabId),
+  }),
+  defineTool({
+    name: 'close_tab',
+    title: 'Close a tab',
+    description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
+    input: z.object({ tabId: tabId.optional() }).strict(),
+    annotations: { readOnlyHint: false, destructiveHint: true },
+    handler: ({ tabId }, session) => closeTab(session, tabId),
+  }),
+];
+
+function listTabs(session: ToolSession) {
+  return {
+    tabs: [...session.tabs.values()].map((tab) => ({
+      id: tab.id,
+      title: tab.title,
+      url: tab.url,
+      focused: tab.id === session.focusedTabId,
+      toolCount: tab.tools.length,
+      ...siteNote(tab),
+    })),
+    focusedTabId: session.focusedTabId,
+  };
+}
+
+async function openTab(session: ToolSession, url: string, focus: boolean, progress: Progress): Promise<CallToolResult> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return errorResult(invalidUrl(url));
+  }
+  if (!ALLOWED_URL_PROTOCOLS.has(parsed.protocol)) return errorResult(refusedUrl(url, ALLOWED_URL_PROTOCOLS));
+  progress(`Opening ${parsed.href}`);
+  const started = Date.now();
+  // Pages can take seconds to load: tell the client the call is alive.
+  const ticker = setInterval(
+    () => progress(`Waiting for ${parsed.href} to load (${Math.round((Date.now() - started) / 1000)} s)`),
+    1_000,
+  );
+  let opened: Awaited<ReturnType<BrowserConnection['openTab']>>;
+  try {
+    opened = await session.connection.openTab(parsed.href, focus, session.timings.openTabToolWaitMs);
+  } finally {
+    clearInterval(ticker);
+  }
+  const existing = session.tabs.get(opened.tab.id);
+  const tab = toTabState(opened.tab);
+  // Tool updates may have raced ahead of this reply; the newest non-empty list wins.
+  if (existing && existing.tools.length > 0 && tab.tools.length === 0) tab.tools = existing.tools;
+  session.putTab(tab);
+  if (focus) session.setFocus(tab.id);
+  else session.listMayHaveChanged();
+  const held = siteNote(session.tabs.get(tab.id) ?? tab);
+  return jsonResult({
+    tab: { id: tab.id, title: tab.title, url: tab.url },
+    focused: focus,
+    // The names the agent will call them by, whether or not the tab is focused.
+    toolsAvailable: focus
+      ? session.pageTools.map((entry) => entry.exposedName)
+      : exposePageTools(tab.tools, session.coreToolNames).map((entry) => entry.exposedName),
+    ...(held.note
+      ? held
+      : opened.toolsReady
+        ? {}
+        : {
+            note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.',
+          }),
+  });
+}
+
+async function focusTab(session: ToolSession, tabId: number): Promise<CallToolResult> {
+  if (!session.tabs.has(tabId)) return errorResult(noSuchTab(tabId, session.tabs.keys()));
+  let tab: TabInfo;
+  try {
+    ({ tab } = await session.connection.focusTab(tabId));
+  } catch (error) {
+    // The browser no longer has it (closed while the event was on its way): forget it too.
+    if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
+    session.removeTab(tabId);
+    return errorResult(tabGone(tabId, session.tabs.keys()));
+  }
+  const state = session.tabs.get(tabId);
+  if (state) Object.assign(state, { title: tab.title, url: tab.url });
+  session.setFocus(tabId);
+  return jsonResult({
+    success: true,
+    tab: { id: tabId, title: tab.title, url: tab.url },
+    toolsAvailable: session.pageTools.map((entry) => entry.exposedName),
+    ...(state ? siteNote(state) : {}),
+  });
+}
+
+async function closeTab(session: ToolSession, requested: number | undefined): Promise<CallToolResult> {
+  const tabId = requested ?? session.focusedTabId;
+  if (tabId === null || !session.tabs.has(tabId)) return errorResult(nothingToClose(tabId));
+  try {
+    await session.connection.closeTab(tabId);
+  } catch (error) {
+    if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
+  }
+  session.removeTab(tabId);
+  return jsonResult({ closed: true, tabId });
+}
+
+/** Why a tab's tools are held back, and the step that releases them (list_tabs, open_tab, focus_tab). */
+function siteNote(tab: { siteAccess?: string }): { note?: string } {
+  if (!tab.siteAccess || tab.siteAccess === 'allowed') return {};
+  return {
+    note: `Its tools are held back: the site is ${tab.siteAccess === 'blocked' ? 'blocked' : 'not allowed yet'}. The user allows it in the tabmcp popup (toolbar icon); the tools then appear with a tools/list_changed notification.`,
+  };
+}
