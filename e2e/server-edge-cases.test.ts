@@ -162,11 +162,18 @@ describe('Edge Cases table', () => {
       await agent.json('close_tab');
     }
     await agent.json('focus_tab', { tabId: last.tab.id });
+    // A DevTools client would keep a windowless browser alive: none is attached from here on.
+    await browser.close();
     const changed = agent.nextListChanged();
     assert.deepEqual(await agent.json('close_tab'), { closed: true, tabId: last.tab.id });
     await changed;
     assert.deepEqual(await agent.toolNames(), ['list_tabs', 'open_tab']);
     assert.deepEqual((await agent.json<Tabs>('list_tabs')).tabs, []);
+    // The browser is still there for the next page (e2e/server-last-tab.test.ts checks its window).
+    const reopened = await agent.json<{ tab: { id: number } }>('open_tab', { url: `${site.url}/codehub/` });
+    await agent.json('focus_tab', { tabId: reopened.tab.id });
+    await agent.json('close_tab');
+    browser = await browserOf(follower);
   });
 
   it('Extension disconnects (the browser closes): DISCONNECTED with list_changed', async () => {

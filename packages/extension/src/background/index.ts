@@ -6,6 +6,7 @@ import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
+import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
 import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
@@ -62,7 +63,7 @@ chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 const proxyLink = startProxyMode(hub, log);
 
 // The server must see the same tools after a worker restart: restore first, then dial.
-restoreHub(hub)
+Promise.all([restoreHub(hub), findKeepers()])
   .catch((error: unknown) => log('restore.failed', { error: String(error) }))
   .finally(() => {
     link.start();

@@ -1,5 +1,6 @@
 import type { Hub } from '@tabmcp/hub';
 import type { ExtensionToServer } from '@tabmcp/protocol';
+import { forgetKeeper, isKeeper } from './keep-open';
 import { tabInfoOf } from './link-commands';
 
 /**
@@ -40,21 +41,28 @@ export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) =>
     }),
   );
 
+  // The extension's keep-open page (keep-open.ts) is no tab of the agent's.
   chrome.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
+    if (tab.id !== undefined && !isKeeper(tab)) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
   });
   // A real navigation ends the content script, whose Port closing clears the tab's tools in the hub;
   // same-document navigations (SPA routes) keep them.
   chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
+    if (isKeeper(tab)) return;
     if (change.url !== undefined || change.title !== undefined || change.status === 'complete') {
       send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
     }
   });
   chrome.tabs.onRemoved.addListener((tabId) => {
+    if (isKeeper(tabId)) {
+      forgetKeeper(tabId);
+      return;
+    }
     hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
     send({ type: 'tabClosed', tabId });
   });
   chrome.tabs.onActivated.addListener(({ tabId }) => {
+    if (isKeeper(tabId)) return;
     hub.setActiveTab(tabId);
     send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
   });
