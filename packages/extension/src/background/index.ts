@@ -54,6 +54,12 @@ listenToPopup(
   log,
 );
 
+// New link settings from the options page (or forgotten ones) end the link in order and redial.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && ('port' in changes || 'token' in changes)) link.restart('the link settings changed');
+});
+// The worker is being unloaded (the extension disabled, updated or the browser closing): say so.
+chrome.runtime.onSuspend.addListener(() => link.stop());
 // An open WebSocket does not keep an MV3 worker alive; if the worker was stopped anyway, the alarm
 // wakes it and the link dials again.
 chrome.alarms.create('tabmcp-link', { periodInMinutes: 0.5 });
