@@ -40,7 +40,11 @@ link.onopen = () => {
 };
 link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
 
-const reportTab = forwardTabEvents(hub, (message) => link.send(message));
+const reportTab = forwardTabEvents(
+  hub,
+  (message) => link.send(message),
+  () => link.restart('the browser is closing'),
+);
 reportCrashedTabs(hub, (message) => link.send(message));
 listenToPopup(
   {

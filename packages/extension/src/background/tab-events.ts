@@ -8,7 +8,11 @@ import { tabInfoOf } from './link-commands';
  * tab's tools, the hub's `all` view list, and a page's resource/prompt notifications.
  * Returns `reportTab`, which re-sends one tab's info (e.g. after its site was allowed).
  */
-export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) => void): (tabId: number) => void {
+export function forwardTabEvents(
+  hub: Hub,
+  send: (message: ExtensionToServer) => void,
+  browserClosing: () => void,
+): (tabId: number) => void {
   const reportTab = (tabId: number) => {
     chrome.tabs.get(tabId).then(
       (tab) => send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) }),
@@ -53,13 +57,26 @@ export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) =>
       send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
     }
   });
-  chrome.tabs.onRemoved.addListener((tabId) => {
+  let closing = false;
+  chrome.tabs.onRemoved.addListener((tabId, { isWindowClosing, windowId }) => {
+    hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
     if (isKeeper(tabId)) {
       forgetKeeper(tabId);
       return;
     }
-    hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
-    send({ type: 'tabClosed', tabId });
+    if (!isWindowClosing) {
+      send({ type: 'tabClosed', tabId });
+      return;
+    }
+    // The last window closing is the browser closing: one `disconnected` instead of a tabClosed per
+    // tab, so the agent hears of it once (issue 14, defect 4).
+    void lastWindow(windowId).then((last) => {
+      if (!last) send({ type: 'tabClosed', tabId });
+      else if (!closing) {
+        closing = true;
+        browserClosing();
+      }
+    });
   });
   chrome.tabs.onActivated.addListener(({ tabId }) => {
     if (isKeeper(tabId)) return;
@@ -67,6 +84,11 @@ export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) =>
     send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
   });
   return reportTab;
+}
+
+async function lastWindow(windowId: number): Promise<boolean> {
+  const windows = await chrome.windows.getAll().catch(() => []);
+  return windows.every((window) => window.id === windowId);
 }
 
 /** A restarted worker rebuilds the hub from storage and the tabs still open, before it dials. */
