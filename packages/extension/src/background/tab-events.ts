@@ -57,7 +57,8 @@ export function forwardTabEvents(
       send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
     }
   });
-  let closing = false;
+  // Each tab of the closing window reports it; the browser's closing is told once per window.
+  let closingWindow: number | undefined;
   chrome.tabs.onRemoved.addListener((tabId, { isWindowClosing, windowId }) => {
     hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
     if (isKeeper(tabId)) {
@@ -72,8 +73,8 @@ export function forwardTabEvents(
     // tab, so the agent hears of it once (issue 14, defect 4).
     void lastWindow(windowId).then((last) => {
       if (!last) send({ type: 'tabClosed', tabId });
-      else if (!closing) {
-        closing = true;
+      else if (closingWindow !== windowId) {
+        closingWindow = windowId;
         browserClosing();
       }
     });
