@@ -63,7 +63,7 @@ export class BrowserLink {
     }
   }
 
-  /** Closes the link for good (the worker is being unloaded): no more retries, nothing queued. */
+  /** Closes the link in order until start() (the browser or the worker is going): no retries, nothing queued. */
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#retry);

@@ -40,11 +40,22 @@ link.onopen = () => {
 };
 link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
 
+let closedWithBrowser = false;
 const reportTab = forwardTabEvents(
   hub,
   (message) => link.send(message),
-  () => link.restart('the browser is closing'),
+  // No redial while the browser goes (it would connect the agent to a dying browser); a browser that
+  // outlives its windows (macOS) dials again with its next window.
+  () => {
+    closedWithBrowser = true;
+    link.stop();
+  },
 );
+chrome.windows.onCreated.addListener(() => {
+  if (!closedWithBrowser) return;
+  closedWithBrowser = false;
+  link.start();
+});
 reportCrashedTabs(hub, (message) => link.send(message));
 listenToPopup(
   {
