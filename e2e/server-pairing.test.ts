@@ -66,4 +66,16 @@ describe('pairing your own Chrome through the options page', () => {
     assert.notEqual(connected.isError, true, textOf(connected));
     assert.match(textOf(connected), /"connected":true/);
   });
+
+  it('forgetting the pairing ends the link in order: the agent is told at once', async () => {
+    const changed = agent.nextListChanged();
+    const options = await context.newPage();
+    await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    await options.click('#forget');
+    await changed;
+    assert.deepEqual(await agent.toolNames(), ['connect_browser']);
+    // The extension's `disconnected` message, not a socket that merely closed.
+    assert.match(agent.stderr(), /"event":"link.down","reason":"The browser extension ended the link/);
+    await options.close();
+  });
 });

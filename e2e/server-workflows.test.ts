@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { Browser } from 'playwright-core';
-import type { ExampleServer } from '../examples/serve';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { textOf } from '../test-support/harness';
 import {
   type Agent,
@@ -93,6 +94,7 @@ describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
   it('Multi-Tab Comparison: search_flights on two sites, list_tabs, focus_tab, compare', async () => {
     const skyhop = await agent.json<{ tab: { id: number } }>('open_tab', { url: `${site.url}/skyhop/` });
     // FareFinder publishes nothing: its search_flights is derived from its form.
+    const notified = agent.listChangedCount();
     const farefinder = await agent.json<{ tab: { id: number }; toolsAvailable: string[] }>('open_tab', {
       url: `${site.url}/farefinder/`,
       focus: false,
@@ -113,6 +115,9 @@ describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
     const kayak = tabs.tabs.find((tab) => tab.id === farefinder.tab.id);
     assert.ok(kayak && !kayak.focused && kayak.toolCount >= 2, JSON.stringify(tabs));
     assert.equal(tabs.tabs.find((tab) => tab.id === skyhop.tab.id)?.toolCount, 5);
+    // FareFinder's tab loaded and published its tools by now (toolCount above), and every
+    // notification sent before an answer arrives before it: opening it unfocused announced nothing.
+    assert.equal(agent.listChangedCount(), notified, 'no tools/list_changed for open_tab(focus=false)');
 
     const changed = agent.nextListChanged();
     const focused = await agent.json<{ success: boolean; toolsAvailable: string[] }>('focus_tab', {
@@ -133,5 +138,37 @@ describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
     const prices = [...second.changes.matchAll(/\$(\d+)/g)].map((match) => Number(match[1]));
     assert.equal(Math.min(...prices), 520, second.changes);
     assert.equal(520 - first.cheapest, 70, 'SkyHop is cheaper by $70');
+  });
+
+  it('A site not allowed yet: its tools held back with the reason, then the user allows it', async () => {
+    // 127.0.0.2 is loopback but not on the default allowlist (127.0.0.1, localhost, [::1]).
+    const other = await startExampleServer(0, '127.0.0.2');
+    try {
+      const opened = await agent.json<{ tab: { id: number }; toolsAvailable: string[] }>('open_tab', {
+        url: `${other.url}/codehub/`,
+        focus: true,
+      });
+      assert.deepEqual(opened.toolsAvailable, []);
+      assert.ok(!(await agent.toolNames()).includes('star_repo'));
+      const listed = await agent.json<{ tabs: Array<{ id: number; toolCount: number; note?: string }> }>('list_tabs');
+      const held = listed.tabs.find((tab) => tab.id === opened.tab.id);
+      assert.equal(held?.toolCount, 0);
+      assert.match(held?.note ?? '', /not allowed yet\. The user allows it in the tabmcp popup/);
+
+      const changed = agent.nextListChanged();
+      const popup = await browser.contexts()[0]!.newPage();
+      await popup.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
+      await popup.locator('li', { hasText: '127.0.0.2' }).getByRole('button', { name: 'Allow site' }).click();
+      // Closing the popup's tab would activate the shop's, which reports its tools anew: only after.
+      await changed;
+      await popup.close();
+      assert.ok((await agent.toolNames()).includes('star_repo'));
+      const starred = await agent.json<{ starred: boolean }>('star_repo');
+      assert.equal(starred.starred, true);
+      const page = await pageWithUrl(browser, `${other.url}/codehub/`);
+      assert.equal(await page.textContent('#starred'), 'starred by you');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -28,9 +28,13 @@ export class FakeBrowser implements BrowserConnection {
     return { tab, focused: focus, toolsReady: true };
   }
 
+  /** Set to make focusTab fail for a tab the browser has, as a busy or closing window does. */
+  focusFailure: ProtocolError | undefined;
+
   async focusTab(tabId: number) {
     const tab = this.tabs.get(tabId);
     if (!tab) throw new ProtocolError(ErrorCode.TabNotFound, `No tab ${tabId}`);
+    if (this.focusFailure) throw this.focusFailure;
     return { tab };
   }
 

@@ -53,7 +53,7 @@ function playExtension(socket: WebSocket, pongs: Array<() => void>): void {
         });
         return;
       case 'focusTab':
-        send({ type: 'response', requestId: message.requestId, result: { tab: TAB } });
+        send({ type: 'response', requestId: message.requestId, result: { tab: { ...TAB, id: message.tabId } } });
         return;
       case 'callTool':
         send({ type: 'toolResult', callId: message.callId, result: { content: [{ type: 'text', text: 'echoed' }] } });
@@ -73,7 +73,7 @@ function playExtension(socket: WebSocket, pongs: Array<() => void>): void {
   });
 }
 
-/** Events that legitimately change the browser state; the fuzz must not send them valid. */
+/** Events that legitimately change the browser state: fuzzed valid against a model, below. */
 const STATEFUL = new Set([
   'tabCreated',
   'tabUpdated',
@@ -107,6 +107,65 @@ const textFrame = fc.oneof(
     )
     .map((message) => JSON.stringify(message)),
 );
+/** What the agent and the browser do, valid, to a small world of three tabs and three tool names. */
+const TAB_IDS = [7, 8, 9];
+const toolList = (names: string[]) =>
+  names.map((name) => ({ name, description: name, inputSchema: { type: 'object' } }));
+const tabId = fc.constantFrom(...TAB_IDS);
+const tabInfo = tabId.map((id) => ({ id, title: `Tab ${id}`, url: `http://127.0.0.1:9/${id}`, active: false }));
+const toolNamesArb = fc.subarray(['alpha', 'beta', 'gamma']);
+const step = fc.oneof(
+  fc.record({ type: fc.constantFrom('tabCreated', 'tabUpdated'), tab: tabInfo }),
+  fc.record({ type: fc.constant('tabClosed'), tabId }),
+  // An emptied list is held for the navigation grace (session.ts): a timer the model leaves out.
+  fc.record({ type: fc.constant('toolsChanged'), tabId, tools: toolNamesArb.filter((names) => names.length > 0) }),
+  fc.record({ type: fc.constant('tabFocused'), tabId, tools: toolNamesArb }),
+  fc.record({
+    type: fc.constant('pageNotification'),
+    tabId,
+    method: fc.constant('notifications/resources/list_changed'),
+  }),
+  fc.record({ type: fc.constant('agentFocus'), tabId }),
+);
+type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
+
+/** The session as browser-mcp-server.md describes it: its tabs, each tab's tools, and the agent's focus. */
+class SessionModel {
+  tabs = new Map<number, string[]>([[TAB.id, ['page_echo']]]);
+  focused: number | null = TAB.id;
+
+  apply(next: Step): void {
+    switch (next.type) {
+      case 'tabCreated':
+      case 'tabUpdated':
+        this.tabs.set(next.tab.id, this.tabs.get(next.tab.id) ?? []);
+        return;
+      case 'tabClosed':
+        this.tabs.delete(next.tabId);
+        if (this.focused === next.tabId) this.focused = null;
+        return;
+      case 'toolsChanged':
+      case 'tabFocused':
+        if (this.tabs.has(next.tabId)) this.tabs.set(next.tabId, next.tools);
+        return;
+      case 'agentFocus':
+        if (this.tabs.has(next.tabId)) this.focused = next.tabId;
+        return;
+      case 'pageNotification':
+        return;
+    }
+  }
+
+  toolNames(): string[] {
+    const core =
+      this.tabs.size === 0
+        ? ['list_tabs', 'open_tab']
+        : ['list_tabs', 'open_tab', 'focus_tab', ...(this.focused === null ? [] : ['close_tab'])];
+    const page = this.focused === null ? [] : (this.tabs.get(this.focused) ?? []);
+    return [...core, ...page].sort();
+  }
+}
+
 const frame = fc.oneof(
   { weight: 9, arbitrary: textFrame.map((text) => ({ text })) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => ({ bytes })) },
@@ -220,5 +279,42 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
     await assert.rejects(opened(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN }, 'wrong'), /pairing token/);
     await roundTrip();
     assert.deepEqual(await toolNames(), baseline);
+  });
+
+  it('valid state-changing events and focus_tab calls leave the state the model predicts; disconnected ends it', async () => {
+    const model = new SessionModel();
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: FRAMES_PER_RUN }), async (steps) => {
+        for (const next of steps) {
+          if (next.type === 'agentFocus') {
+            // Every event sent so far is applied before the agent acts.
+            await roundTrip();
+            const result = await client.callTool({ name: 'focus_tab', arguments: { tabId: next.tabId } });
+            assert.equal(result.isError === true, !model.tabs.has(next.tabId), JSON.stringify(result));
+          } else {
+            const tools = 'tools' in next ? { tools: toolList(next.tools) } : {};
+            extension.send(JSON.stringify({ ...next, ...tools }));
+          }
+          model.apply(next);
+        }
+        await roundTrip();
+        const listed = (await client.callTool({ name: 'list_tabs', arguments: {} })) as {
+          content: Array<{ text: string }>;
+        };
+        const state = JSON.parse(listed.content[0]?.text ?? '{}') as {
+          tabs: Array<{ id: number; toolCount: number }>;
+          focusedTabId: number | null;
+        };
+        assert.deepEqual(state.tabs.map((tab) => tab.id).sort(), [...model.tabs.keys()].sort());
+        assert.equal(state.focusedTabId, model.focused);
+        for (const tab of state.tabs) assert.equal(tab.toolCount, model.tabs.get(tab.id)?.length, `tab ${tab.id}`);
+        assert.deepEqual(await toolNames(), model.toolNames());
+      }),
+      { numRuns: Math.max(1, Math.ceil(runs / FRAMES_PER_RUN)) },
+    );
+    const closed = new Promise((done) => extension.once('close', done));
+    extension.send(JSON.stringify({ type: 'disconnected' }));
+    await closed;
+    assert.deepEqual(await toolNames(), ['connect_browser']);
   });
 });

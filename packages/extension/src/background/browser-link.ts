@@ -64,15 +64,37 @@ export class BrowserLink {
     }
   }
 
-  /** Closes the link for good: no more retries, nothing queued. */
+  /** Closes the link in order until start() (the browser or the worker is going): no retries, nothing queued. */
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#retry);
-    clearInterval(this.#keepalive);
     this.#queue = [];
+    this.#hangUp('the extension stopped the link');
+  }
+
+  /** Ends the connection in order and dials again, with the settings the user just changed. */
+  restart(reason: string): void {
+    clearTimeout(this.#retry);
+    this.#hangUp(reason);
+    this.#backoffMs = MIN_BACKOFF_MS;
+    if (!this.#stopped) void this.#dial();
+  }
+
+  /**
+   * An orderly end says so first (browser-mcp-server.md, `disconnected`): the server then knows the
+   * browser let go on purpose, not that the link broke.
+   */
+  #hangUp(reason: string): void {
     const socket = this.#socket;
+    if (!socket) return;
+    const wasOpen = this.isOpen;
     this.#socket = undefined;
-    socket?.close(1000, 'the extension stopped the link');
+    this.#authenticated = false;
+    clearInterval(this.#keepalive);
+    if (wasOpen) socket.send(JSON.stringify({ type: 'disconnected' } satisfies ExtensionToServer));
+    socket.close(1000, reason);
+    this.log('link.closed', { code: 1000, reason });
+    this.onstatechange?.('closed');
   }
 
   send(message: ExtensionToServer): void {
@@ -101,6 +123,8 @@ export class BrowserLink {
       this.#scheduleRetry();
       return;
     }
+    // Stopped, or another dial (a restart) got there first while the settings were read.
+    if (this.#stopped || this.#socket) return;
     let socket: WebSocket;
     try {
       socket = new WebSocket(url);

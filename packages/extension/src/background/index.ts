@@ -6,6 +6,7 @@ import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
+import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
 import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
@@ -39,7 +40,22 @@ link.onopen = () => {
 };
 link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
 
-const reportTab = forwardTabEvents(hub, (message) => link.send(message));
+let closedWithBrowser = false;
+const reportTab = forwardTabEvents(
+  hub,
+  (message) => link.send(message),
+  // No redial while the browser goes (it would connect the agent to a dying browser); a browser that
+  // outlives its windows (macOS) dials again with its next window.
+  () => {
+    closedWithBrowser = true;
+    link.stop();
+  },
+);
+chrome.windows.onCreated.addListener(() => {
+  if (!closedWithBrowser) return;
+  closedWithBrowser = false;
+  link.start();
+});
 reportCrashedTabs(hub, (message) => link.send(message));
 listenToPopup(
   {
@@ -53,6 +69,12 @@ listenToPopup(
   log,
 );
 
+// New link settings from the options page (or forgotten ones) end the link in order and redial.
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && ('port' in changes || 'token' in changes)) link.restart('the link settings changed');
+});
+// The worker is being unloaded (the extension disabled, updated or the browser closing): say so.
+chrome.runtime.onSuspend.addListener(() => link.stop());
 // An open WebSocket does not keep an MV3 worker alive; if the worker was stopped anyway, the alarm
 // wakes it and the link dials again. It also lets the hub record that its tabs are alive.
 chrome.alarms.create('tabmcp-link', { periodInMinutes: 0.5 });
@@ -65,7 +87,7 @@ chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 const proxyLink = startProxyMode(hub, log);
 
 // The server must see the same tools after a worker restart: restore first, then dial.
-restoreHub(hub)
+Promise.all([restoreHub(hub), findKeepers()])
   .catch((error: unknown) => log('restore.failed', { error: String(error) }))
   .finally(() => {
     link.start();

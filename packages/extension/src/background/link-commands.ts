@@ -1,5 +1,6 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
 import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
+import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callToolReportingNavigation, withoutNavigationMark } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
 import { waitForTabLoad } from './tab-load';
@@ -72,13 +73,13 @@ async function run(
         type: 'connected',
         requestId: request.requestId,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab)),
+        tabs: tabs.filter((tab) => tab.id !== undefined && !isKeeper(tab)).map((tab) => tabInfoOf(hub, tab)),
       };
     }
     case 'openTab': {
       refuseUnsafeUrl(request.url);
-      const created = await chrome.tabs.create({ url: request.url, active: request.focus });
-      const tabId = created.id;
+      const created = await openAgentTab(request.url, request.focus);
+      const tabId = created?.id;
       if (tabId === undefined)
         throw new ProtocolError(ErrorCode.InternalError, 'The browser created a tab without an id');
       const loaded = await waitForLoad(tabId, LOAD_TIMEOUT_MS);
@@ -104,7 +105,8 @@ async function run(
       return { type: 'response', requestId: request.requestId, result };
     }
     case 'closeTab': {
-      await getTab(request.tabId);
+      const tab = await getTab(request.tabId);
+      await keepWindowOpen(tab);
       await chrome.tabs.remove(request.tabId);
       hub.removeTab(request.tabId, `Tab ${request.tabId} was closed`);
       return { type: 'response', requestId: request.requestId, result: { closed: true, tabId: request.tabId } };
@@ -136,11 +138,10 @@ export function refuseUnsafeUrl(url: string): void {
 const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'data:']);
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
-  try {
-    return await chrome.tabs.get(tabId);
-  } catch {
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab || isKeeper(tab))
     throw new ProtocolError(ErrorCode.TabNotFound, `No tab with id ${tabId}. Call list_tabs to see the open tabs.`);
-  }
+  return tab;
 }
 
 function waitForLoad(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab> {

@@ -1,5 +1,6 @@
 import type { Hub } from '@tabmcp/hub';
 import type { ExtensionToServer, Logger } from '@tabmcp/protocol';
+import { forgetKeeper, isKeeper } from './keep-open';
 import { tabInfoOf } from './link-commands';
 
 /**
@@ -7,7 +8,11 @@ import { tabInfoOf } from './link-commands';
  * tab's tools, the hub's `all` view list, and a page's resource/prompt notifications.
  * Returns `reportTab`, which re-sends one tab's info (e.g. after its site was allowed).
  */
-export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) => void): (tabId: number) => void {
+export function forwardTabEvents(
+  hub: Hub,
+  send: (message: ExtensionToServer) => void,
+  browserClosing: () => void,
+): (tabId: number) => void {
   const reportTab = (tabId: number) => {
     chrome.tabs.get(tabId).then(
       (tab) => send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) }),
@@ -40,25 +45,51 @@ export function forwardTabEvents(hub: Hub, send: (message: ExtensionToServer) =>
     }),
   );
 
+  // The extension's keep-open page (keep-open.ts) is no tab of the agent's.
   chrome.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
+    if (tab.id !== undefined && !isKeeper(tab)) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
   });
   // A real navigation ends the content script, whose Port closing clears the tab's tools in the hub;
   // same-document navigations (SPA routes) keep them.
   chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
+    if (isKeeper(tab)) return;
     if (change.url !== undefined || change.title !== undefined || change.status === 'complete') {
       send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
     }
   });
-  chrome.tabs.onRemoved.addListener((tabId) => {
+  // Each tab of the closing window reports it; the browser's closing is told once per window.
+  let closingWindow: number | undefined;
+  chrome.tabs.onRemoved.addListener((tabId, { isWindowClosing, windowId }) => {
     hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
-    send({ type: 'tabClosed', tabId });
+    if (isKeeper(tabId)) {
+      forgetKeeper(tabId);
+      return;
+    }
+    if (!isWindowClosing) {
+      send({ type: 'tabClosed', tabId });
+      return;
+    }
+    // The last window closing is the browser closing: one `disconnected` instead of a tabClosed per
+    // tab, so the agent hears of it once (issue 14, defect 4).
+    void lastWindow(windowId).then((last) => {
+      if (!last) send({ type: 'tabClosed', tabId });
+      else if (closingWindow !== windowId) {
+        closingWindow = windowId;
+        browserClosing();
+      }
+    });
   });
   chrome.tabs.onActivated.addListener(({ tabId }) => {
+    if (isKeeper(tabId)) return;
     hub.setActiveTab(tabId);
     send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
   });
   return reportTab;
+}
+
+async function lastWindow(windowId: number): Promise<boolean> {
+  const windows = await chrome.windows.getAll().catch(() => []);
+  return windows.every((window) => window.id === windowId);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type ToolSource,
   validate,
 } from '@tabmcp/protocol';
-import { isTabEnvelope } from '@tabmcp/protocol/light';
+import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
@@ -30,6 +30,8 @@ const PAGE_SERVERS: Candidate[] = [
  * precedence. Short, so derived tools are ready within 300 ms of load (bench/dom-derive.ts).
  */
 const DOM_TOOLS_AFTER_MS = 150;
+/** A page's server that has not listed its tools by then has failed: derived tools stand in. */
+const LIST_TIMEOUT_MS = 5_000;
 
 type PageNotificationMethod =
   | 'notifications/resources/list_changed'
@@ -56,7 +58,14 @@ function main(): void {
   const publish = async (method: 'browser/registerTools' | 'browser/updateTools') => {
     const current = origin;
     if (!current) return;
-    const tools = await listTools(current.client, current.source);
+    let tools: Tool[];
+    try {
+      tools = await listTools(current.client, current.source);
+    } catch (error) {
+      // A page's own server that cannot list its tools leaves the tab with the derived ones.
+      if (current.source !== 'dom') pageServerGone(current, 0);
+      throw error;
+    }
     // The page's own server may have taken over while this list was on its way.
     if (origin !== current) return;
     if (!sent.record(tools) && method === 'browser/updateTools') return;
@@ -84,6 +93,7 @@ function main(): void {
   };
   const shutDown = () => {
     updates.stop();
+    window.removeEventListener('message', onAnnouncement);
     domTools.cancel();
     const current = origin;
     origin = undefined;
@@ -98,65 +108,110 @@ function main(): void {
     else port = connectPort(router, register, shutDown);
   };
 
-  const domTools = scheduleDomTools(
+  /** Derived tools, unless a page's server speaks up within `delayMs` (any channel in `channels`). */
+  const scheduleDerived = (delayMs: number, channels: string[]) =>
+    scheduleDomTools(
+      delayMs,
+      channels,
+      (dom: DomToolSource) => {
+        if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
+        else dom.stop();
+      },
+      // Already debounced by the DOM source, and awaited after its own actions: sent at once.
+      () => publish('browser/updateTools').catch(reportError),
+      reportError,
+    );
+  let domTools = scheduleDerived(
     DOM_TOOLS_AFTER_MS,
     PAGE_SERVERS.map(({ channel }) => channel),
-    (dom: DomToolSource) => {
-      if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
-      else dom.stop();
-    },
-    // Already debounced by the DOM source, and awaited after its own actions: sent at once.
-    () => publish('browser/updateTools').catch(reportError),
-    reportError,
   );
 
-  // A server that starts after discovery gave up (a late `window.mcp`, an SDK loaded on demand)
-  // announces itself with mcp-server-ready: look again then.
+  // A server that starts after discovery gave up (a late `window.mcp`, an SDK loaded on demand), or
+  // after the page stopped the one it had (an SPA that unmounts and mounts again), announces itself
+  // with mcp-server-ready: look again then.
+  let listening = false;
+  const onAnnouncement = (event: MessageEvent) => {
+    if (event.source !== window) return;
+    const announced = PAGE_SERVERS.some(
+      ({ channel }) =>
+        isTabEnvelope(event.data, channel, 'server-to-client') && event.data.payload === 'mcp-server-ready',
+    );
+    if (!announced) return;
+    window.removeEventListener('message', onAnnouncement);
+    listening = false;
+    discover();
+  };
   const discoverLater = () => {
-    const onMessage = (event: MessageEvent) => {
-      if (event.source !== window) return;
-      const announced = PAGE_SERVERS.some(
-        ({ channel }) =>
-          isTabEnvelope(event.data, channel, 'server-to-client') && event.data.payload === 'mcp-server-ready',
-      );
-      if (!announced) return;
-      window.removeEventListener('message', onMessage);
-      discover();
-    };
-    window.addEventListener('message', onMessage);
+    if (listening) return;
+    listening = true;
+    window.addEventListener('message', onAnnouncement);
+  };
+
+  /**
+   * The page stopped its server (mcp-server-stopped) or it failed: the tab keeps its Port and gets
+   * derived tools, unless a new server speaks up first (a remount, within `delayMs`).
+   */
+  const pageServerGone = (gone: ToolOrigin, delayMs: number) => {
+    if (origin !== gone) return;
+    origin = undefined;
+    gone.stop();
+    standIn(delayMs);
+  };
+  const standIn = (delayMs: number) => {
+    domTools.cancel();
+    domTools = scheduleDerived(delayMs, delayMs === 0 ? [] : PAGE_SERVERS.map(({ channel }) => channel));
+    discoverLater();
   };
 
   const discover = () =>
-    findPageServer(PAGE_SERVERS).then((found) => {
-      if (!found) {
-        discoverLater();
-        return;
-      }
-      domTools.cancel();
-      const { client, source, capabilities } = found;
-      client.onnotification = (notification) => {
-        if (PAGE_NOTIFICATIONS.has(notification.method)) {
-          port?.post({
-            jsonrpc: '2.0',
-            method: 'browser/pageNotification',
-            params: {
-              method: notification.method as PageNotificationMethod,
-              ...(isRecord(notification.params) ? { params: notification.params } : {}),
-            },
-          });
-        } else if (notification.method === 'notifications/tools/list_changed') {
-          updates.changed();
+    findPageServer(PAGE_SERVERS).then(
+      (found) => {
+        if (!found) {
+          discoverLater();
+          return;
         }
-      };
-      client.onclose = shutDown;
-      // Beside the page's own tools, the agent can still read the page and follow its links.
-      use({ client: withReadingTools(client, document), source, capabilities, stop: () => client.close('Replaced') });
-    }, reportError);
+        domTools.cancel();
+        const { client, source, capabilities } = found;
+        client.onnotification = (notification) => {
+          if (PAGE_NOTIFICATIONS.has(notification.method)) {
+            port?.post({
+              jsonrpc: '2.0',
+              method: 'browser/pageNotification',
+              params: {
+                method: notification.method as PageNotificationMethod,
+                ...(isRecord(notification.params) ? { params: notification.params } : {}),
+              },
+            });
+          } else if (notification.method === 'notifications/tools/list_changed') {
+            updates.changed();
+          }
+        };
+        // Beside the page's own tools, the agent can still read the page and follow its links.
+        const pageServer: ToolOrigin = {
+          client: withReadingTools(client, document),
+          source,
+          capabilities,
+          stop: () => client.close('Replaced'),
+        };
+        client.onclose = () => pageServerGone(pageServer, DOM_TOOLS_AFTER_MS);
+        use(pageServer);
+      },
+      (error: unknown) => {
+        // A server that answered the handshake but not initialize has failed: derived tools stand in.
+        reportError(error);
+        if (origin) discoverLater();
+        else standIn(0);
+      },
+    );
   discover();
 }
 
 async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource): Promise<Tool[]> {
-  const result = (await client.request('tools/list')) as { tools?: unknown };
+  const result = (await withTimeout(
+    client.request('tools/list'),
+    LIST_TIMEOUT_MS,
+    () => new ProtocolError(ErrorCode.RequestTimeout, `The page's ${source} server did not list its tools`),
+  )) as { tools?: unknown };
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
   // One malformed tool must not hide the page's other tools: drop it here with its reason.
   return result.tools.flatMap((raw: unknown) => {

@@ -8,6 +8,7 @@ import {
   PORT_NAME,
   validate,
 } from '@tabmcp/protocol';
+import { reconnectBudget } from './reconnect-budget';
 
 /** Starts the error for a page answer that is no tool result (the server's hint keys on it). */
 const NOT_A_RESULT = 'the page answered with something that is not a tool result';
@@ -19,6 +20,8 @@ export interface TabPort {
 
 const RECONNECT_DELAY_MS = 100;
 const MAX_RECONNECTS = 20;
+/** A Port up this long was no refusal: its drop is the worker stopping, as it does when idle. */
+const HEALTHY_PORT_MS = 5_000;
 
 /**
  * The tab's Port to the background. It answers executeTool requests through the page client and,
@@ -29,7 +32,7 @@ const MAX_RECONNECTS = 20;
 export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () => void, onclose: () => void): TabPort {
   let port: chrome.runtime.Port | undefined;
   let closed = false;
-  let reconnects = 0;
+  const reconnects = reconnectBudget(MAX_RECONNECTS, HEALTHY_PORT_MS);
 
   const open = () => {
     try {
@@ -40,8 +43,9 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
       return;
     }
     const current = port;
+    reconnects.connected();
     current.onMessage.addListener((raw: unknown) => {
-      reconnects = 0;
+      reconnects.healthy();
       const parsed = validate(BackgroundToContent, raw, 'background message');
       if (!parsed.ok) return;
       const request = parsed.value;
@@ -83,11 +87,10 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
     current.onDisconnect.addListener(() => {
       if (port !== current || closed) return;
       port = undefined;
-      if (reconnects >= MAX_RECONNECTS) {
+      if (!reconnects.retry()) {
         shutDown();
         return;
       }
-      reconnects += 1;
       setTimeout(open, RECONNECT_DELAY_MS);
     });
     onconnect();
@@ -109,7 +112,7 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
   });
   window.addEventListener('pageshow', (event) => {
     if (!event.persisted || closed || port) return;
-    reconnects = 0;
+    reconnects.healthy();
     open();
   });
 

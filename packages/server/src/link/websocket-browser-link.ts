@@ -188,7 +188,7 @@ export class WebSocketBrowserLink {
         for (const peer of this.#peers) peer.send(JSON.stringify(message));
         return;
       case 'disconnected':
-        this.#drop('The browser is closing');
+        this.#drop('The browser extension ended the link (the browser is closing, or its link settings changed)');
         return;
       default:
         this.#mux.fromExtension(message);
