@@ -27,6 +27,9 @@ export const MCP_PATH = '/mcp';
 const MAX_SESSIONS_PER_TOKEN = 32;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
@@ -94,12 +97,19 @@ export async function serveHttp(
       jsonError(response, 404, 'Unknown or expired MCP session: initialize again.', idOf(body));
       return;
     }
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+    if (request.method !== 'POST') {
+      jsonError(response, 400, 'No MCP session: send an initialize request first (no mcp-session-id header).');
+      return;
+    }
+    if (!isInitializeRequest(body)) {
+      // Neither a 2025 session nor a complete 2026-07-28 envelope: 2026-07-28 (SEP-2575) calls a
+      // request without the _meta it needs Invalid params; the message serves a client of either era.
       jsonError(
         response,
         400,
-        'No MCP session: send an initialize request first (no mcp-session-id header).',
+        `No MCP session and no 2026-07-28 request _meta: send initialize first (2025-11-25 and older), or put ${PROTOCOL_VERSION_META} and ${CLIENT_CAPABILITIES_META} in params._meta (2026-07-28).`,
         idOf(body),
+        INVALID_PARAMS,
       );
       return;
     }
