@@ -49,18 +49,26 @@ async function main(): Promise<void> {
     log('extension.missing', { extensionDir: options.extensionDir, fix: 'run `npm run build` in the tabmcp checkout' });
   }
   const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins: [EXTENSION_ORIGIN], log });
-  try {
-    await link.start();
-  } catch (error) {
-    log('link.listen-failed', { message: String(error) });
-    process.exit(1);
-  }
-  const linkPort = link.server?.port ?? options.port;
-  log('link.ready', { role: link.role, url: `ws://127.0.0.1:${linkPort}` });
+  // The link server starts on first need (a real session), not at process start: a 2.x client in auto
+  // mode probes server/discover on a sibling tabmcp it then kills, and that process must start nothing.
+  let linkStarted: Promise<void> | undefined;
+  const startLink = () => {
+    linkStarted ??= link.start().then(
+      () => log('link.ready', { role: link.role, url: `ws://127.0.0.1:${link.server?.port ?? options.port}` }),
+      (error: unknown) => {
+        log('link.listen-failed', { message: String(error) });
+        process.exit(1);
+      },
+    );
+    return linkStarted;
+  };
   const launcher = new ChromiumLauncher({
     browserPath: options.browserPath,
     extensionDir: options.extensionDir,
-    linkPort,
+    // Read at launch, after the link started (see newSession): with --port 0 only then is it known.
+    get linkPort() {
+      return link.server?.port ?? options.port;
+    },
     token,
     headless: options.headless,
     startUrl: options.startUrl,
@@ -70,7 +78,13 @@ async function main(): Promise<void> {
     const endpoint = link.createEndpoint();
     const session = new BrowserSession({
       connection: endpoint,
-      launcher,
+      // A browser launched before the link listens would dial a port nobody holds yet.
+      launcher: {
+        launch: async (request) => {
+          await startLink();
+          await launcher.launch(request);
+        },
+      },
       followBrowserFocus: options.followFocus,
       fallbackTools: options.fallbackTools,
       launchByDefault: options.launch,
@@ -96,6 +110,7 @@ async function main(): Promise<void> {
 
   const first = newSession();
   if (options.httpPort !== undefined) {
+    await startLink();
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
     const { httpBearerToken } = await import('./mcp/http-token');
     const http = await serveHttp({
@@ -113,6 +128,7 @@ async function main(): Promise<void> {
     serveStdioBothEras(first.session, {
       log,
       fallbackTools: options.fallbackTools,
+      onsession: () => void startLink(),
       onclose: () => void shutdown('MCP transport closed'),
     });
   }

@@ -8,6 +8,11 @@ export interface StdioServeOptions {
   log: (event: string, details?: Record<string, unknown>) => void;
   /** `--fallback-tools`: always on, whatever the era. */
   fallbackTools?: boolean;
+  /**
+   * The client asked for more than `server/discover`: this connection is a session, not an era
+   * probe that a 2.x client runs on a short-lived sibling process and then kills. Called once.
+   */
+  onsession?: () => void;
   /** The connection ended (stdout broke, or the transport was closed). */
   onclose?: () => void;
   stdin?: NodeJS.ReadableStream;
@@ -27,7 +32,14 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
     options.log('mcp.auto-fallback', { fallback });
     view.setAutoFallback?.(fallback);
   });
-  transport.oninbound = (message) => subscriptions.observe(message);
+  let inSession = false;
+  transport.oninbound = (message) => {
+    if (!inSession && !('method' in message && message.method === 'server/discover')) {
+      inSession = true;
+      options.onsession?.();
+    }
+    subscriptions.observe(message);
+  };
   transport.onended = options.onclose;
   const handle = serveStdio(
     ({ era }) => {
