@@ -89,9 +89,33 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     assert.match(textOf(found), /\$520/);
   });
 
-  it('an auto-mode client lands on 2026-07-28 and sees the same page tools', async () => {
-    const { client } = await connect('auto', true);
+  it('an auto-mode client lands on 2026-07-28, hears of a new tab on its listen stream and calls its tool', async () => {
+    const { client, changes } = await connect('auto', true);
     assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     assert.ok((await names(client)).some((name) => name.endsWith('_search_flights')));
+    const before = changes();
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/shop/` } });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    await waitFor(async () => changes() > before, 10_000, 'list_changed on the listen stream');
+    const hubName = await waitFor(
+      async () => (await names(client)).find((name) => name.endsWith('_search_products')),
+      10_000,
+      'the shop tool under its hub name',
+    );
+    const found = await client.callTool({ name: hubName, arguments: { query: 'mug' } });
+    assert.notEqual(found.isError, true, textOf(found));
+    assert.match(textOf(found), /Blue Mug/);
+  });
+
+  it('a client that does not subscribe gets the fallback tools, while other clients listen', async () => {
+    const { client } = await connect({ pin: '2026-07-28' }, false);
+    const listed = await names(client);
+    assert.ok(listed.includes('call_page_tool') && listed.includes('list_page_tools'), listed.join(', '));
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/codehub/` } });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    const pageTools = await client.callTool({ name: 'list_page_tools', arguments: {} });
+    assert.match(textOf(pageTools), /view_issues/);
+    const issues = await client.callTool({ name: 'call_page_tool', arguments: { name: 'view_issues', arguments: {} } });
+    assert.notEqual(issues.isError, true, textOf(issues));
   });
 });

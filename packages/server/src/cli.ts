@@ -118,7 +118,6 @@ async function main(): Promise<void> {
       bearerToken: httpBearerToken(token),
       newSession: () => newSession(),
       newSharedView: () => newSession('all').session,
-      fallbackTools: options.fallbackTools,
       log,
     });
     closeHttp = http.close;

@@ -18,7 +18,6 @@ export interface HttpServeOptions {
   newSession(): { session: McpView; release(): void };
   /** The one view all 2026-07-28 clients share (serve-http-modern.ts): the `all` view. */
   newSharedView?: () => McpView;
-  fallbackTools?: boolean;
   log?: (event: string, details?: Record<string, unknown>) => void;
 }
 
@@ -51,7 +50,7 @@ export async function serveHttp(
   const log = options.log ?? (() => {});
   const sessions = new Map<string, HttpSession>();
   let actualPort = options.port;
-  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { ...options, log }) : undefined;
+  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { log }) : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refusal = refuse(request, actualPort);
