@@ -10,6 +10,11 @@ import { waitFor } from './support/wait';
 
 type Mode = 'auto' | { pin: '2026-07-28' };
 
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 /**
  * `tabmcp --http` to 2.x clients. 2026-07-28 over HTTP is stateless, so modern clients share the
  * `all` view: page tools under hub names, callable without focus (docs/mcp-eras.md).
@@ -117,5 +122,29 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     assert.match(textOf(pageTools), /view_issues/);
     const issues = await client.callTool({ name: 'call_page_tool', arguments: { name: 'view_issues', arguments: {} } });
     assert.notEqual(issues.isError, true, textOf(issues));
+  });
+
+  it('2026-07-28 lists carry caching hints: lists are never cached, discover for ten minutes, all private', async () => {
+    const ask = async (method: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${httpBearerToken(machine.token)}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: MODERN_META } }),
+      });
+      assert.equal(response.status, 200, method);
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    for (const method of ['tools/list', 'resources/list', 'prompts/list']) {
+      const result = await ask(method);
+      assert.deepEqual([result.ttlMs, result.cacheScope], [0, 'private'], `${method}: ${JSON.stringify(result)}`);
+    }
+    const discovered = await ask('server/discover');
+    assert.deepEqual([discovered.ttlMs, discovered.cacheScope], [600_000, 'private']);
   });
 });
