@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const launcher = new ChromiumLauncher({
     browserPath: options.browserPath,
     extensionDir: options.extensionDir,
-    // Read at launch, after the link started (see newSession): with --port 0 only then is it known.
+    // Read at launch, after the link started (tool calls wait for it): with --port 0 only then is it known.
     get linkPort() {
       return link.server?.port ?? options.port;
     },
@@ -78,13 +78,7 @@ async function main(): Promise<void> {
     const endpoint = link.createEndpoint();
     const session = new BrowserSession({
       connection: endpoint,
-      // A browser launched before the link listens would dial a port nobody holds yet.
-      launcher: {
-        launch: async (request) => {
-          await startLink();
-          await launcher.launch(request);
-        },
-      },
+      launcher,
       followBrowserFocus: options.followFocus,
       fallbackTools: options.fallbackTools,
       launchByDefault: options.launch,
@@ -127,7 +121,7 @@ async function main(): Promise<void> {
     serveStdioBothEras(first.session, {
       log,
       fallbackTools: options.fallbackTools,
-      onsession: () => void startLink(),
+      onsession: startLink,
       onclose: () => void shutdown('MCP transport closed'),
     });
   }

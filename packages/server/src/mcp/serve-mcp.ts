@@ -29,7 +29,14 @@ const CACHE_HINTS = {
  * discarded costs a few objects and no link or browser. The last instance built owns the view's
  * change signal, which is the one the SDK pins for the connection.
  */
-export function createMcpServer(view: McpView, options: { announceChanges?: boolean } = {}): Server {
+export function createMcpServer(
+  view: McpView,
+  options: {
+    announceChanges?: boolean;
+    /** Awaited before each tool call: what the browser link needs first (serve-stdio.ts starts it). */
+    beforeCall?: () => Promise<void>;
+  } = {},
+): Server {
   const server = new Server(
     { name: 'tabmcp', title: 'tabmcp: tools from your browser tabs', version: TABMCP_VERSION },
     {
@@ -46,6 +53,7 @@ export function createMcpServer(view: McpView, options: { announceChanges?: bool
   if (hasPagePrimitives(view)) servePagePrimitives(server, view);
   server.setRequestHandler('tools/list', async () => ({ tools: view.listTools() }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
+    await options.beforeCall?.();
     const progressToken = request.params._meta?.progressToken;
     let step = 0;
     const progress = (message: string) => {

@@ -10,9 +10,10 @@ export interface StdioServeOptions {
   fallbackTools?: boolean;
   /**
    * The client asked for more than `server/discover`: this connection is a session, not an era
-   * probe that a 2.x client runs on a short-lived sibling process and then kills. Called once.
+   * probe that a 2.x client runs on a short-lived sibling process and then kills. Called once;
+   * tool calls wait for what it returns (the browser link listening, or its port problem known).
    */
-  onsession?: () => void;
+  onsession?: () => Promise<void>;
   /** The connection ended (stdout broke, or the transport was closed). */
   onclose?: () => void;
   stdin?: NodeJS.ReadableStream;
@@ -32,19 +33,20 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
     options.log('mcp.auto-fallback', { fallback });
     view.setAutoFallback?.(fallback);
   });
-  let inSession = false;
+  let session: Promise<void> | undefined;
+  const startSession = () => {
+    session ??= options.onsession?.() ?? Promise.resolve();
+    return session;
+  };
   transport.oninbound = (message) => {
-    if (!inSession && !('method' in message && message.method === 'server/discover')) {
-      inSession = true;
-      options.onsession?.();
-    }
+    if (!('method' in message && message.method === 'server/discover')) void startSession();
     subscriptions.observe(message);
   };
   transport.onended = options.onclose;
   const handle = serveStdio(
     ({ era }) => {
       subscriptions.pinned(era);
-      return createMcpServer(view);
+      return createMcpServer(view, { beforeCall: startSession });
     },
     {
       transport,
