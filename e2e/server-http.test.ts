@@ -263,16 +263,25 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     assert.ok(lastEventId, 'the stream opens with an event id to resume from');
     assert.equal(first[0]?.message?.id, undefined, 'the result was not sent before the drop');
     drop.abort();
-    const resumed = await fetch(url, {
-      method: 'GET',
-      headers: {
-        accept: 'text/event-stream',
-        authorization,
-        'mcp-session-id': session,
-        'mcp-protocol-version': '2025-11-25',
-        'last-event-id': lastEventId,
+    // Until the server has seen the drop, the stream still counts as connected (409): retry, as a client does.
+    const resumed = await waitFor(
+      async () => {
+        const response = await fetch(url, {
+          method: 'GET',
+          headers: {
+            accept: 'text/event-stream',
+            authorization,
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+            'last-event-id': lastEventId,
+          },
+        });
+        if (response.status === 409) await response.body?.cancel();
+        return response.status === 409 ? undefined : response;
       },
-    });
+      5_000,
+      'the server to see the dropped stream',
+    );
     assert.equal(resumed.status, 200);
     const replayed = await readEvents(resumed, (events) => events.some((event) => event.message?.id === 4));
     const result = replayed.find((event) => event.message?.id === 4)?.message;
