@@ -10,6 +10,11 @@ import { waitFor } from '../test-support/wait';
 
 type Mode = 'auto' | { pin: '2026-07-28' };
 
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
 /**
  * `tabmcp --http` to 2.x clients. 2026-07-28 over HTTP is stateless, so modern clients share the
  * `all` view: page tools under hub names, callable without focus (docs/mcp-eras.md).
@@ -89,9 +94,57 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     assert.match(textOf(found), /\$520/);
   });
 
-  it('an auto-mode client lands on 2026-07-28 and sees the same page tools', async () => {
-    const { client } = await connect('auto', true);
+  it('an auto-mode client lands on 2026-07-28, hears of a new tab on its listen stream and calls its tool', async () => {
+    const { client, changes } = await connect('auto', true);
     assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     assert.ok((await names(client)).some((name) => name.endsWith('_search_flights')));
+    const before = changes();
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/shop/` } });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    await waitFor(async () => changes() > before, 10_000, 'list_changed on the listen stream');
+    const hubName = await waitFor(
+      async () => (await names(client)).find((name) => name.endsWith('_search_products')),
+      10_000,
+      'the shop tool under its hub name',
+    );
+    const found = await client.callTool({ name: hubName, arguments: { query: 'mug' } });
+    assert.notEqual(found.isError, true, textOf(found));
+    assert.match(textOf(found), /Blue Mug/);
+  });
+
+  it('a client that does not subscribe gets the fallback tools, while other clients listen', async () => {
+    const { client } = await connect({ pin: '2026-07-28' }, false);
+    const listed = await names(client);
+    assert.ok(listed.includes('call_page_tool') && listed.includes('list_page_tools'), listed.join(', '));
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/codehub/` } });
+    assert.notEqual(opened.isError, true, textOf(opened));
+    const pageTools = await client.callTool({ name: 'list_page_tools', arguments: {} });
+    assert.match(textOf(pageTools), /view_issues/);
+    const issues = await client.callTool({ name: 'call_page_tool', arguments: { name: 'view_issues', arguments: {} } });
+    assert.notEqual(issues.isError, true, textOf(issues));
+  });
+
+  it('2026-07-28 lists carry caching hints: lists are never cached, discover for ten minutes, all private', async () => {
+    const ask = async (method: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${httpBearerToken(machine.token)}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { _meta: MODERN_META } }),
+      });
+      assert.equal(response.status, 200, method);
+      return ((await response.json()) as { result: Record<string, unknown> }).result;
+    };
+    for (const method of ['tools/list', 'resources/list', 'prompts/list']) {
+      const result = await ask(method);
+      assert.deepEqual([result.ttlMs, result.cacheScope], [0, 'private'], `${method}: ${JSON.stringify(result)}`);
+    }
+    const discovered = await ask('server/discover');
+    assert.deepEqual([discovered.ttlMs, discovered.cacheScope], [600_000, 'private']);
   });
 });

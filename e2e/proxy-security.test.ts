@@ -5,6 +5,7 @@ import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
 import { textOf } from '../test-support/harness';
 import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
+  callUntilOk,
   launchProxyBrowser,
   openTabWithTool,
   type ProxyBrowser,
@@ -56,5 +57,27 @@ describe('proxy mode: a page with more tools than one proxy frame holds', () => 
     const tabs = await second.call('list_tabs');
     assert.match(textOf(tabs), /n=150/);
     assert.match(textOf(tabs), /n=25/);
+  });
+
+  it('a tab full to its tool cap still lists remotely: the cap stays under the proxy frame limit', async () => {
+    const [agent] = agents;
+    assert.ok(agent, 'the first test started an agent');
+    // 150 × 8,000 characters: the hub keeps what fits its per-tab cap, and all of that must pass one frame.
+    await openTabWithTool(agent, site.heavyUrl(150), 't150_0');
+    const names = await agent.toolNames();
+    assert.ok(names.includes('euros'), names.join(', '));
+  });
+
+  it('an answer over the frame limit is refused with its size in UTF-8 bytes, and the link stays up', async () => {
+    const [agent] = agents;
+    assert.ok(agent, 'the first test started an agent');
+    // 400,000 "€": 400,000 UTF-16 units, 1.2 MB of UTF-8.
+    const big = await agent.call('euros', { count: 400_000 });
+    assert.equal(big.isError, true, textOf(big).slice(0, 200));
+    const bytes = Number(/The answer is (\d+) bytes/.exec(textOf(big))?.[1]);
+    assert.ok(bytes >= 1_200_000, textOf(big));
+    assert.doesNotMatch(textOf(big), /quality/);
+    const small = await callUntilOk(agent, 'euros', { count: 3 }, 10_000);
+    assert.match(textOf(small), /€€€/);
   });
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -35,6 +35,38 @@ describe('tabmcp --http serves several clients, each with its own session', () =
 
   const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+  const jsonHeaders = () => ({
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization,
+  });
+
+  /** A raw 2025-11-25 session (no SDK client): its id. */
+  async function rawSession(): Promise<string> {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: jsonHeaders(),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    await response.body?.cancel();
+    assert.equal(response.status, 200, 'initialize');
+    return response.headers.get('mcp-session-id') ?? '';
+  }
+
+  /** POSTs a message on a raw session; the response is left for the caller to read. */
+  const postOn = (session: string, message: Record<string, unknown>, signal?: AbortSignal) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { ...jsonHeaders(), 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message }),
+      signal,
+    });
 
   before(async () => {
     site = await startExampleServer();
@@ -184,4 +216,176 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     // The real clients were used more recently than the abandoned session, so they stay.
     for (const client of clients) assert.ok((await client.listTools()).tools.length > 0);
   });
+
+  it('`tabmcp pair` prints the bearer token that opens an HTTP session', async () => {
+    const printed = execFileSync(process.execPath, [serverBin, 'pair', '--port', String(machine.port)], {
+      env: { ...process.env, TABMCP_HOME: machine.home },
+      encoding: 'utf8',
+    });
+    const header = /Authorization: (Bearer \S+)/.exec(printed)?.[1];
+    assert.ok(header, printed);
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { ...jsonHeaders(), authorization: header },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'paired', version: '1' } },
+      }),
+    });
+    await response.body?.cancel();
+    assert.equal(response.status, 200);
+    assert.ok(response.headers.get('mcp-session-id'));
+  });
+
+  it('a tool call survives a dropped SSE stream: Last-Event-ID replays what was missed, result included', async () => {
+    const session = await rawSession();
+    await (await postOn(session, { method: 'notifications/initialized' })).body?.cancel();
+    const tool = async (id: number, name: string, args: Record<string, unknown> = {}) => {
+      const answer = await readEvents(
+        await postOn(session, { id, method: 'tools/call', params: { name, arguments: args } }),
+      );
+      return answer.find((event) => event.message?.id === id)?.message;
+    };
+    await tool(2, 'connect_browser');
+    const opened = await tool(3, 'open_tab', { url: `${site.url}/codehub/` });
+    assert.doesNotMatch(JSON.stringify(opened), /"isError":true/);
+    // run_checks answers after `ms`: the stream is dropped right after its first event.
+    const drop = new AbortController();
+    const long = await postOn(
+      session,
+      { id: 4, method: 'tools/call', params: { name: 'run_checks', arguments: { ms: 1_500 } } },
+      drop.signal,
+    );
+    const first = await readEvents(long, 1);
+    const lastEventId = first[0]?.id;
+    assert.ok(lastEventId, 'the stream opens with an event id to resume from');
+    assert.equal(first[0]?.message?.id, undefined, 'the result was not sent before the drop');
+    drop.abort();
+    // Until the server has seen the drop, the stream still counts as connected (409): retry, as a client does.
+    const resumed = await waitFor(
+      async () => {
+        const response = await fetch(url, {
+          method: 'GET',
+          headers: {
+            accept: 'text/event-stream',
+            authorization,
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+            'last-event-id': lastEventId,
+          },
+        });
+        if (response.status === 409) await response.body?.cancel();
+        return response.status === 409 ? undefined : response;
+      },
+      5_000,
+      'the server to see the dropped stream',
+    );
+    assert.equal(resumed.status, 200);
+    const replayed = await readEvents(resumed, (events) => events.some((event) => event.message?.id === 4));
+    const result = replayed.find((event) => event.message?.id === 4)?.message;
+    assert.doesNotMatch(JSON.stringify(result), /"isError":true/);
+    assert.match(JSON.stringify(result), /passed/);
+  });
+
+  it('never evicts a busy session: when every session is busy, a new client gets 503 and they all stay', async () => {
+    const held: AbortController[] = [];
+    const busy: string[] = [];
+    let refused: Response | undefined;
+    try {
+      // A session with an open stream is answering a request; the idle ones make room until none is left.
+      for (let i = 0; i < 40 && !refused; i++) {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: jsonHeaders(),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'busy', version: '1' } },
+          }),
+        });
+        if (response.status === 503) {
+          refused = response;
+          break;
+        }
+        await response.body?.cancel();
+        const session = response.headers.get('mcp-session-id') ?? '';
+        await (await postOn(session, { method: 'notifications/initialized' })).body?.cancel();
+        const stop = new AbortController();
+        held.push(stop);
+        const stream = await fetch(url, {
+          method: 'GET',
+          headers: {
+            accept: 'text/event-stream',
+            authorization,
+            'mcp-session-id': session,
+            'mcp-protocol-version': '2025-11-25',
+          },
+          signal: stop.signal,
+        });
+        assert.equal(stream.status, 200);
+        busy.push(session);
+      }
+      assert.ok(refused, `a new session is refused once all are busy (${busy.length} busy ones opened)`);
+      assert.equal(refused.status, 503);
+      assert.match(((await refused.json()) as { error: { message: string } }).error.message, /busy: retry/);
+      for (const session of busy) {
+        const alive = await postOn(session, { id: 9, method: 'tools/list' });
+        await alive.body?.cancel();
+        assert.equal(alive.status, 200, `busy session ${session} kept`);
+      }
+    } finally {
+      for (const stop of held) stop.abort();
+    }
+  });
 });
+
+interface SseEvent {
+  id?: string;
+  message?: { id?: unknown; [key: string]: unknown };
+}
+
+/**
+ * Reads SSE events (or one JSON body) from a response until `enough` says so (a count, or a test of
+ * the events so far) or the stream ends, then stops reading. Every read is bounded by the test's
+ * own timeout.
+ */
+async function readEvents(
+  response: Response,
+  enough: number | ((events: SseEvent[]) => boolean) = () => false,
+): Promise<SseEvent[]> {
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    const text = await response.text();
+    return text ? [{ message: JSON.parse(text) }] : [];
+  }
+  const done = typeof enough === 'number' ? (events: SseEvent[]) => events.length >= enough : enough;
+  const events: SseEvent[] = [];
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    while (!done(events)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const id = /^id: ?(.*)$/m.exec(block)?.[1];
+        const data = block
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.replace(/^data: ?/, ''))
+          .join('\n');
+        events.push({ ...(id ? { id } : {}), ...(data.trim() ? { message: JSON.parse(data) } : {}) });
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return events;
+}

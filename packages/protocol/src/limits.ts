@@ -12,8 +12,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;
 
 /** What one tab may offer: tools beyond these are refused with a reason (audit log), never silently. */
 export const MAX_TOOLS_PER_TAB = 2_000;
-/** A tab's tools in UTF-8 bytes once serialised; keeps every tab's lists far below a link frame. */
-export const MAX_TAB_TOOL_BYTES = 1024 * 1024;
+/**
+ * A tab's tools in UTF-8 bytes once serialised. Far below a local link frame, and below the remote
+ * proxy's 1 MiB frame (the extension answers it with at most 1,000,000 bytes) with room for the
+ * envelope, so a full tab still lists through listPageTools in proxy mode.
+ */
+export const MAX_TAB_TOOL_BYTES = 768 * 1024;
 /** Longest error text passed on from a page; longer ones are cut, not dropped. */
 export const MAX_ERROR_TEXT = 16_384;
 /** Longest tool description once the hub or server has put its origin marker in front. */

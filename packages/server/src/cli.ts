@@ -54,18 +54,26 @@ async function main(): Promise<void> {
   }
   const allowedOrigins = [EXTENSION_ORIGIN, ...options.extraExtensionIds.map((id) => `chrome-extension://${id}`)];
   const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins, log });
-  try {
-    await link.start();
-  } catch (error) {
-    log('link.listen-failed', { message: String(error) });
-    process.exit(1);
-  }
-  const linkPort = link.server?.port ?? options.port;
-  log('link.ready', { role: link.role, url: `ws://127.0.0.1:${linkPort}` });
+  // The link server starts on first need (a real session), not at process start: a 2.x client in auto
+  // mode probes server/discover on a sibling tabmcp it then kills, and that process must start nothing.
+  let linkStarted: Promise<void> | undefined;
+  const startLink = () => {
+    linkStarted ??= link.start().then(
+      () => log('link.ready', { role: link.role, url: `ws://127.0.0.1:${link.server?.port ?? options.port}` }),
+      (error: unknown) => {
+        log('link.listen-failed', { message: String(error) });
+        process.exit(1);
+      },
+    );
+    return linkStarted;
+  };
   const launcher = new ChromiumLauncher({
     browserPath: options.browserPath,
     extensionDir: options.extensionDir,
-    linkPort,
+    // Read at launch, after the link started (tool calls wait for it): with --port 0 only then is it known.
+    get linkPort() {
+      return link.server?.port ?? options.port;
+    },
     token,
     headless: options.headless,
     startUrl: options.startUrl,
@@ -101,6 +109,7 @@ async function main(): Promise<void> {
 
   const first = newSession();
   if (options.httpPort !== undefined) {
+    await startLink();
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
     const { httpBearerToken } = await import('./mcp/http-token');
     const http = await serveHttp({
@@ -108,7 +117,6 @@ async function main(): Promise<void> {
       bearerToken: httpBearerToken(token),
       newSession: () => newSession(),
       newSharedView: () => newSession('all').session,
-      fallbackTools: options.fallbackTools,
       log,
     });
     closeHttp = http.close;
@@ -119,6 +127,7 @@ async function main(): Promise<void> {
     serveStdioBothEras(view, {
       log,
       fallbackTools: options.fallbackTools,
+      onsession: startLink,
       beforeTools: options.autoConnect
         ? autoConnect({
             view,

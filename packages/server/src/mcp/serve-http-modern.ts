@@ -1,10 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  createMcpHandler,
-  InMemoryServerEventBus,
-  type McpHttpHandler,
-  type ServerEvent,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { createMcpServer } from './serve-mcp';
@@ -16,17 +11,17 @@ import { createMcpServer } from './serve-mcp';
  * beside the core tools. Its tool-list changes go to every open `subscriptions/listen` stream.
  * The view is made on the first modern request, so an HTTP server no modern client talks to
  * holds no extra link endpoint.
+ *
+ * The view always shows the fallback tools (list_page_tools, call_page_tool): a stateless request
+ * says nothing of who sent it, so the server cannot tell a client that holds a listen stream from
+ * one that never opened any, and only the latter needs them (docs/decisions.md, issue 12).
  */
 export class ModernHttpLeg {
   #handler: McpHttpHandler | undefined;
-  #view: McpView | undefined;
 
   constructor(
     private readonly newView: () => McpView,
-    private readonly options: {
-      fallbackTools?: boolean;
-      log: Logger;
-    },
+    private readonly options: { log: Logger },
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse, body: unknown, url: string): Promise<void> {
@@ -71,43 +66,13 @@ export class ModernHttpLeg {
   #ensure(): McpHttpHandler {
     if (this.#handler) return this.#handler;
     const view = this.newView();
-    this.#view = view;
-    const bus = new ListenerCountingBus((count) => this.#onListeners(count));
+    view.setAutoFallback?.(true);
     const handler = createMcpHandler(() => createMcpServer(view, { announceChanges: false }), {
       legacy: 'reject',
-      bus,
       onerror: (error) => this.options.log('mcp.http-modern-error', { message: error.message }),
     });
     view.ontoolschanged = () => handler.notify.toolsChanged();
     this.#handler = handler;
-    this.#onListeners(0);
     return handler;
-  }
-
-  /** No listen stream open: nobody would hear of new page tools, so the stable fallback tools show. */
-  #onListeners(count: number): void {
-    if (!this.options.fallbackTools) this.#view?.setAutoFallback?.(count === 0);
-  }
-}
-
-/** The SDK's in-memory bus, also counting open listen streams. */
-class ListenerCountingBus extends InMemoryServerEventBus {
-  #count = 0;
-  constructor(private readonly onchange: (count: number) => void) {
-    super();
-  }
-
-  override subscribe(listener: (event: ServerEvent) => void): () => void {
-    const unsubscribe = super.subscribe(listener);
-    this.#count += 1;
-    this.onchange(this.#count);
-    let done = false;
-    return () => {
-      unsubscribe();
-      if (done) return;
-      done = true;
-      this.#count -= 1;
-      this.onchange(this.#count);
-    };
   }
 }

@@ -18,7 +18,6 @@ export interface HttpServeOptions {
   newSession(): { session: McpView; release(): void };
   /** The one view all 2026-07-28 clients share (serve-http-modern.ts): the `all` view. */
   newSharedView?: () => McpView;
-  fallbackTools?: boolean;
   log?: Logger;
 }
 
@@ -27,6 +26,9 @@ export const MCP_PATH = '/mcp';
 const MAX_SESSIONS_PER_TOKEN = 32;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
+const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
@@ -48,7 +50,7 @@ export async function serveHttp(
   const log = options.log ?? (() => {});
   const sessions = new Map<string, HttpSession>();
   let actualPort = options.port;
-  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { ...options, log }) : undefined;
+  const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { log }) : undefined;
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     const refusal = refuse(request, actualPort);
@@ -94,12 +96,19 @@ export async function serveHttp(
       jsonError(response, 404, 'Unknown or expired MCP session: initialize again.', idOf(body));
       return;
     }
-    if (request.method !== 'POST' || !isInitializeRequest(body)) {
+    if (request.method !== 'POST') {
+      jsonError(response, 400, 'No MCP session: send an initialize request first (no mcp-session-id header).');
+      return;
+    }
+    if (!isInitializeRequest(body)) {
+      // Neither a 2025 session nor a complete 2026-07-28 envelope: 2026-07-28 (SEP-2575) calls a
+      // request without the _meta it needs Invalid params; the message serves a client of either era.
       jsonError(
         response,
         400,
-        'No MCP session: send an initialize request first (no mcp-session-id header).',
+        `No MCP session and no 2026-07-28 request _meta: send initialize first (2025-11-25 and older), or put ${PROTOCOL_VERSION_META} and ${CLIENT_CAPABILITIES_META} in params._meta (2026-07-28).`,
         idOf(body),
+        INVALID_PARAMS,
       );
       return;
     }

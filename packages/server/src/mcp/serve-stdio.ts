@@ -9,6 +9,12 @@ export interface StdioServeOptions {
   log: Logger;
   /** `--fallback-tools`: always on, whatever the era. */
   fallbackTools?: boolean;
+  /**
+   * The client asked for more than `server/discover`: this connection is a session, not an era
+   * probe that a 2.x client runs on a short-lived sibling process and then kills. Called once;
+   * tool calls wait for what it returns (the browser link listening, or its port problem known).
+   */
+  onsession?: () => Promise<void>;
   /** The connection ended (stdout broke, or the transport was closed). */
   onclose?: () => void;
   /** `--auto-connect`: awaited before tools are listed or called (auto-connect.ts). */
@@ -30,7 +36,13 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
     options.log('mcp.auto-fallback', { fallback });
     view.setAutoFallback?.(fallback);
   });
+  let session: Promise<void> | undefined;
+  const startSession = () => {
+    session ??= options.onsession?.() ?? Promise.resolve();
+    return session;
+  };
   transport.oninbound = (message) => {
+    if (!('method' in message && message.method === 'server/discover')) void startSession();
     subscriptions.observe(message);
     // Debug level only (log.ts): what a one-shot client actually sent, when it fails to reach a tool.
     options.log('mcp.message', {
@@ -42,7 +54,12 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
   const handle = serveStdio(
     ({ era }) => {
       subscriptions.pinned(era);
-      return createMcpServer(view, { beforeTools: options.beforeTools });
+      return createMcpServer(view, {
+        beforeTools: async () => {
+          await startSession();
+          await options.beforeTools?.();
+        },
+      });
     },
     {
       transport,

@@ -213,7 +213,7 @@ export class ProxyLink {
     if (utf8Bytes(text) > MAX_REPLY_BYTES) {
       const error = new ProtocolError(
         ErrorCode.MessageTooLarge,
-        `The answer is ${new TextEncoder().encode(text).length} bytes, over the proxy's frame limit of ${MAX_REPLY_BYTES} bytes: ask for less (a smaller CDP result or screenshot clip; a page whose tools alone exceed the limit cannot be listed remotely).`,
+        `The answer is ${new TextEncoder().encode(text).length} bytes (UTF-8), over the proxy's frame limit of ${MAX_REPLY_BYTES} bytes: ask for less (a page tool or CDP call with a smaller result, a smaller screenshot clip).`,
       );
       text = JSON.stringify({ jsonrpc: '2.0', id, error: errorObject(error) });
     }
