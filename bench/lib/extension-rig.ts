@@ -17,8 +17,9 @@ export function startExtensionRig(): Promise<ExtensionRig> {
   return assemble(async (parts) => {
     const site = parts.add(await startBenchSite());
     const floor = parts.add(await startFloorServer());
-    const link = parts.add(await startFakeLinkServer());
-    parts.add(await launchWithFloor({ port: link.port, token: 'bench-direct' }, floor.port));
+    const token = 'bench-direct';
+    const link = parts.add(await startFakeLinkServer(token));
+    parts.add(await launchWithFloor({ port: link.port, token }, floor.port));
     await link.waitForExtension(15_000);
     await link.request({ type: 'connect', requestId: '' });
     const opened = await link.request(

@@ -1,5 +1,6 @@
 import type { ExtensionToServer, ServerToExtension } from '@tabmcp/protocol';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { authenticateDialler } from '../../packages/server/src/link/link-auth';
 
 type Reply = Extract<ExtensionToServer, { type: 'connected' | 'response' | 'toolResult' }>;
 
@@ -7,6 +8,8 @@ type Reply = Extract<ExtensionToServer, { type: 'connected' | 'response' | 'tool
  * Plays the tabmcp server's end of the browser link, bare: it sends the protocol's requests to the
  * real extension and times nothing itself. With it, a page tool call can be measured from the
  * extension's WebSocket to the page and back, without the MCP server and stdio in front.
+ * The extension says nothing before the listener proves it holds the pairing token, so the
+ * server's own handshake (link-auth.ts) runs first; it costs nothing per call once done.
  */
 export interface FakeLinkServer {
   port: number;
@@ -15,7 +18,7 @@ export interface FakeLinkServer {
   close(): Promise<void>;
 }
 
-export async function startFakeLinkServer(): Promise<FakeLinkServer> {
+export async function startFakeLinkServer(token: string): Promise<FakeLinkServer> {
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((done) => wss.once('listening', done));
   const address = wss.address();
@@ -24,8 +27,9 @@ export async function startFakeLinkServer(): Promise<FakeLinkServer> {
   const upWaiters: Array<() => void> = [];
   const pending = new Map<string, (reply: Reply) => void>();
   let next = 0;
+  let refusal: string | undefined;
 
-  wss.on('connection', (ws) => {
+  const serve = (ws: WebSocket) => {
     socket = ws;
     ws.on('message', (data) => {
       const message = JSON.parse(data.toString()) as ExtensionToServer;
@@ -34,7 +38,17 @@ export async function startFakeLinkServer(): Promise<FakeLinkServer> {
       else if (message.type === 'toolResult') pending.get(message.callId)?.(message);
       else if (message.type === 'connected' || message.type === 'response') pending.get(message.requestId)?.(message);
     });
-  });
+  };
+  wss.on('connection', (ws) =>
+    authenticateDialler(
+      ws,
+      token,
+      () => serve(ws),
+      (reason) => {
+        refusal = reason;
+      },
+    ),
+  );
 
   return {
     port,
@@ -42,7 +56,10 @@ export async function startFakeLinkServer(): Promise<FakeLinkServer> {
       socket
         ? Promise.resolve()
         : new Promise((done, fail) => {
-            const timer = setTimeout(() => fail(new Error('the tabmcp extension never dialled in')), timeoutMs);
+            const timer = setTimeout(() => {
+              const why = refusal ? `its link authentication failed: ${refusal}` : 'it never dialled in';
+              fail(new Error(`the tabmcp extension did not say hello within ${timeoutMs} ms: ${why}`));
+            }, timeoutMs);
             upWaiters.push(() => {
               clearTimeout(timer);
               done();
