@@ -6,12 +6,13 @@
 import { silentLogger, startProxy } from '@tabmcp/proxy';
 import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import { launchProxyBrowser, RawProxyClient, startProxyTabmcp, startTestSite } from '../test-support/proxy-harness';
+import { iterations } from './lib/quick';
 import { machine, ratio, writeResult } from './lib/results';
 import { formatRow, summarize, timeEach } from './lib/stats';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 500);
-const WARMUP = 100;
-const BLOCK = 50;
+const CALLS = Number(process.env.BENCH_CALLS ?? iterations(500, 20));
+const WARMUP = iterations(100, 5);
+const BLOCK = iterations(50, 10);
 const NAME = 'Bench Chromium';
 
 const site = await startTestSite();
