@@ -30,7 +30,11 @@ try {
   const raw = await RawProxyClient.connect(proxy.url, token, NAME);
   const tabs = await raw.result<{ tabs: Array<{ id: number; url: string }> }>('getTabs', {});
   const tabId = tabs.tabs.find((tab) => tab.url === `${site.url}/shop/`)?.id;
-  const mcpCall = () => tabmcp.call('search_products', { query: 'mug' });
+  // An error answer is fast and would pass for a good figure: measured calls must succeed.
+  const mcpCall = async () => {
+    const result = await tabmcp.call('search_products', { query: 'mug' });
+    if (result.isError) throw new Error(`search_products failed: ${JSON.stringify(result.content)}`);
+  };
   const rawCall = () => raw.result('callPageTool', { tabId, name: 'search_products', arguments: { query: 'mug' } });
   await timeEach(WARMUP, mcpCall);
   await timeEach(WARMUP, rawCall);
