@@ -17,10 +17,11 @@ import { repoRoot } from '../test-support/paths';
 import { textOf } from '../test-support/results';
 import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median, summarize } from './lib/stats';
 
-const RUNS = Number(process.env.AGENT_TASK_RUNS ?? 5);
+const RUNS = Number(process.env.AGENT_TASK_RUNS ?? iterations(5, 1));
 const EXPECTED_TOTAL = '$68.00';
 
 /** What the agent sees of one MCP server: every byte it reads and every call it makes. */

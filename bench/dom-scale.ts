@@ -5,10 +5,11 @@
 // visible. "Ready" adds the content script's fixed wait for a page server (DOM_TOOLS_AFTER_MS).
 // Run: npx tsx bench/dom-scale.ts
 import { startDomHarness } from '../test-support/dom-in-chromium';
+import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
 
-const RUNS = Number(process.env.DOM_SCALE_RUNS ?? 7);
+const RUNS = Number(process.env.DOM_SCALE_RUNS ?? iterations(7, 1));
 /** packages/extension/src/content/content-script.ts: how long a page gets to answer as an MCP server. */
 const DOM_TOOLS_AFTER_MS = 150;
 const READY_BAR_MS = 300;

@@ -60,12 +60,17 @@ try {
     let content = '';
     let firstPage = 0;
     if (hasContentTool) {
-      // Every page of the content, as an agent reading all of it would fetch it.
+      // Every page of the content, as an agent reading all of it would fetch it: the text of each
+      // (Markdown under a title line) ends its paging note with where to continue.
       for (let offset: number | undefined = 0; offset !== undefined; ) {
         const result = await tabmcp.call('get_page_content', { offset, maxChars: 50_000 });
-        const body = JSON.parse(textOf(result)) as { content: string; nextOffset?: number };
-        content += body.content;
-        offset = body.nextOffset;
+        if (result.isError) throw new Error(`get_page_content on ${path}: ${textOf(result)}`);
+        const text = textOf(result);
+        content += text;
+        const next = /continue with offset (\d+)\)/.exec(text)?.[1];
+        if (next !== undefined && Number(next) <= offset)
+          throw new Error(`get_page_content did not advance past offset ${offset} on ${path}`);
+        offset = next === undefined ? undefined : Number(next);
       }
       firstPage = bytes(textOf(await tabmcp.call('get_page_content')));
     }

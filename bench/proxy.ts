@@ -11,23 +11,30 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_LIMITS } from '@tabmcp/proxy';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import { tokenFor } from '../test-support/proxy/fixtures';
 import { type RedisProcess, spawnProxy, startRedis } from '../test-support/proxy/processes';
+import { iterations } from './lib/quick';
 import { type Figure, writeResult } from './lib/results';
 import { formatRow, type Summary, summarize } from './lib/stats';
 
-const LATENCY_WARMUP = 1_000;
-const LATENCY_SAMPLES = 10_000;
+const LATENCY_WARMUP = iterations(1_000, 20);
+const LATENCY_SAMPLES = iterations(10_000, 100);
 const CLIENTS = 8;
 const WINDOW = 32;
-const WARMUP_MS = 700;
-const MEASURE_MS = 3_000;
-const IDLE_WANTED = Number(process.env.BENCH_PROXY_IDLE ?? 10_000);
+const WARMUP_MS = iterations(700, 100);
+const MEASURE_MS = iterations(3_000, 300);
+const IDLE_WANTED = Number(process.env.BENCH_PROXY_IDLE ?? iterations(10_000, 250));
 const ADDED_P50_BAR_MS = 0.3;
 const MESSAGES_BAR = 20_000;
 const MEMORY_BAR_BYTES = 1024 ** 3;
 const SERVE_FLAGS = ['--rate', '10000000', '--burst', '10000000', '--max-connections', '30000'];
+/**
+ * Idle extensions authenticate this many at a time: all come from 127.0.0.1, and the proxy lets
+ * one address hold only so many sockets still authenticating (HTTP 429 beyond), as it should.
+ */
+const AUTH_BATCH = DEFAULT_LIMITS.maxUnauthenticatedPerSource;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -344,7 +351,7 @@ async function runBench(): Promise<void> {
     const idleSockets: WebSocket[] = [];
     const startedOpening = performance.now();
     for (let opened = 0; opened < idleCount; ) {
-      const batch = Math.min(250, idleCount - opened);
+      const batch = Math.min(AUTH_BATCH, idleCount - opened);
       const sockets = await Promise.all(Array.from({ length: batch }, () => fakeExtension(holder.url, token)));
       for (const socket of sockets) idleSockets.push(socket.ws);
       opened += batch;

@@ -28,10 +28,11 @@ import {
 } from '../test-support/real-app-agent';
 import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
 
-const RUNS = Number(process.env.REAL_APPS_RUNS ?? 3);
+const RUNS = Number(process.env.REAL_APPS_RUNS ?? iterations(3, 1));
 // REAL_APPS_ONLY=tabmcp,playwrightMcp and REAL_APPS_TASKS=react-todo narrow a run while working on one.
 const only = (variable: string) => process.env[variable]?.split(',').filter(Boolean);
 

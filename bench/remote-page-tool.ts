@@ -6,12 +6,13 @@
 import { silentLogger, startProxy } from '@tabmcp/proxy';
 import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import { launchProxyBrowser, RawProxyClient, startProxyTabmcp, startTestSite } from '../test-support/proxy-harness';
+import { iterations } from './lib/quick';
 import { machine, ratio, writeResult } from './lib/results';
 import { formatRow, summarize, timeEach } from './lib/stats';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 500);
-const WARMUP = 100;
-const BLOCK = 50;
+const CALLS = Number(process.env.BENCH_CALLS ?? iterations(500, 20));
+const WARMUP = iterations(100, 5);
+const BLOCK = iterations(50, 10);
 const NAME = 'Bench Chromium';
 
 const site = await startTestSite();
@@ -29,7 +30,11 @@ try {
   const raw = await RawProxyClient.connect(proxy.url, token, NAME);
   const tabs = await raw.result<{ tabs: Array<{ id: number; url: string }> }>('getTabs', {});
   const tabId = tabs.tabs.find((tab) => tab.url === `${site.url}/shop/`)?.id;
-  const mcpCall = () => tabmcp.call('search_products', { query: 'mug' });
+  // An error answer is fast and would pass for a good figure: measured calls must succeed.
+  const mcpCall = async () => {
+    const result = await tabmcp.call('search_products', { query: 'mug' });
+    if (result.isError) throw new Error(`search_products failed: ${JSON.stringify(result.content)}`);
+  };
   const rawCall = () => raw.result('callPageTool', { tabId, name: 'search_products', arguments: { query: 'mug' } });
   await timeEach(WARMUP, mcpCall);
   await timeEach(WARMUP, rawCall);

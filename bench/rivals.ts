@@ -2,14 +2,15 @@
 // today, on the same bench page, beside the floor measured in the same run. Run: npx tsx bench/rivals.ts
 
 import { textOf } from '../test-support/results';
+import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRig } from './lib/rig';
 import { type RivalProcess, startRival } from './lib/rival-client';
 import { formatRow, type Summary, summarize, timeEach } from './lib/stats';
 import { residentMiB } from './lib/tabmcp-client';
 
-const CALLS = Number(process.env.BENCH_RIVAL_CALLS ?? 200);
-const WARMUP = 20;
+const CALLS = Number(process.env.BENCH_RIVAL_CALLS ?? iterations(200, 10));
+const WARMUP = iterations(20, 2);
 const EVALUATE = '() => window.benchEcho("x")';
 
 interface Series extends Partial<Summary> {

@@ -13,13 +13,14 @@ import { freePort } from '../test-support/net';
 import { textOf } from '../test-support/results';
 import type { StdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { iterations } from './lib/quick';
 import { type Figure, machine, writeResult } from './lib/results';
 import { type Summary, summarize } from './lib/stats';
 import { bareNodeResidentMiB, residentMiB } from './lib/tabmcp-client';
 
-const MINUTES = Number(process.env.SOAK_MINUTES ?? 30);
-const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60) * 1000;
-const WARMUP_SAMPLES = Number(process.env.SOAK_WARMUP_SAMPLES ?? 2);
+const MINUTES = Number(process.env.SOAK_MINUTES ?? iterations(30, 0.5));
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? iterations(60, 10)) * 1000;
+const WARMUP_SAMPLES = Number(process.env.SOAK_WARMUP_SAMPLES ?? iterations(2, 1));
 const CALL_TIMEOUT_MS = 30_000;
 /** Every this many rounds one tab is closed and opened again. */
 const REOPEN_EVERY = 5;

@@ -3,15 +3,16 @@
 // browser and page; plus cold start and the server's resident memory. Run: npx tsx bench/tools-call.ts
 import { type ColdStart, measureColdStart } from './lib/cold-start';
 import { startExtensionRig } from './lib/extension-rig';
+import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRig } from './lib/rig';
 import { formatRow, median, summarize, timeEach } from './lib/stats';
 import { bareNodeResidentMiB, residentMiB } from './lib/tabmcp-client';
 
-const CALLS = Number(process.env.BENCH_CALLS ?? 1_000);
-const WARMUP = 200;
-const BLOCK = 100;
-const COLD_RUNS = 5;
+const CALLS = Number(process.env.BENCH_CALLS ?? iterations(1_000, 20));
+const WARMUP = iterations(200, 5);
+const BLOCK = iterations(100, 10);
+const COLD_RUNS = iterations(5, 1);
 const BARS = { p50RatioMax: 2, p99MaxMs: 10, coldStartMaxMs: 800, rssMaxMiB: 60 };
 
 const rig = await startRig();
@@ -139,7 +140,7 @@ const figures: Figure[] = [
       "What tabmcp's extension (hub, validation, content script client, page SDK) adds over the floor; the rest of the gap is the server.",
   },
   {
-    name: 'cold start (median of 5)',
+    name: `cold start (median of ${COLD_RUNS})`,
     value: coldMedian,
     unit: 'ms',
     beside: { label: 'Chromium start to extension connected (DESIGN.md)', value: 400 },

@@ -193,12 +193,19 @@ function addJsExtensions(dir) {
 
 // The MCP SDK's Server builds Ajv unless given a validator; serve-mcp.ts gives it ours, so Ajv's
 // ~250 KB and its resident memory stay out (packages/server/src/mcp/json-schema-validator.ts).
+// SDK 1.x (the --http transport) imports Ajv from validation/ajv-provider.js; SDK 2.x (stdio, both
+// eras) from its Node shims, replaced whole (packages/server/src/mcp/sdk-node-shims.ts).
 const sdkWithoutAjv = {
   name: 'sdk-without-ajv',
   setup(build) {
     build.onResolve({ filter: /validation\/ajv-provider\.js$/ }, (args) =>
       args.importer.includes('@modelcontextprotocol')
         ? { path: join(pkg('server'), 'src/mcp/json-schema-validator.ts') }
+        : undefined,
+    );
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, (args) =>
+      args.importer.includes('@modelcontextprotocol')
+        ? { path: join(pkg('server'), 'src/mcp/sdk-node-shims.ts') }
         : undefined,
     );
   },

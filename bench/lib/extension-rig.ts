@@ -17,7 +17,7 @@ export function startExtensionRig(): Promise<ExtensionRig> {
   return assemble(async (parts) => {
     const site = parts.add(await startBenchSite());
     const floor = parts.add(await startFloorServer());
-    const token = 'bench-direct-pairing-token';
+    const token = 'bench-direct';
     const link = parts.add(await startFakeLinkServer(token));
     parts.add(await launchWithFloor({ port: link.port, token }, floor.port));
     await link.waitForExtension(15_000);

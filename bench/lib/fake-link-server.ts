@@ -8,6 +8,8 @@ type Reply = Extract<ExtensionToServer, { type: 'connected' | 'response' | 'tool
  * Plays the tabmcp server's end of the browser link, bare: it sends the protocol's requests to the
  * real extension and times nothing itself. With it, a page tool call can be measured from the
  * extension's WebSocket to the page and back, without the MCP server and stdio in front.
+ * The extension says nothing before the listener proves it holds the pairing token, so the
+ * server's own handshake (link-auth.ts) runs first; it costs nothing per call once done.
  */
 export interface FakeLinkServer {
   port: number;
@@ -25,26 +27,28 @@ export async function startFakeLinkServer(token: string): Promise<FakeLinkServer
   const upWaiters: Array<() => void> = [];
   const pending = new Map<string, (reply: Reply) => void>();
   let next = 0;
+  let refusal: string | undefined;
 
-  wss.on('connection', (ws) => {
-    // The extension proves the pairing token (and checks ours) before it sends anything else.
+  const serve = (ws: WebSocket) => {
+    socket = ws;
+    ws.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as ExtensionToServer;
+      if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
+      else if (message.type === 'hello') for (const waiter of upWaiters.splice(0)) waiter();
+      else if (message.type === 'toolResult') pending.get(message.callId)?.(message);
+      else if (message.type === 'connected' || message.type === 'response') pending.get(message.requestId)?.(message);
+    });
+  };
+  wss.on('connection', (ws) =>
     authenticateDialler(
       ws,
       token,
-      () => {
-        socket = ws;
-        ws.on('message', (data) => {
-          const message = JSON.parse(data.toString()) as ExtensionToServer;
-          if (message.type === 'ping') ws.send(JSON.stringify({ type: 'pong' }));
-          else if (message.type === 'hello') for (const waiter of upWaiters.splice(0)) waiter();
-          else if (message.type === 'toolResult') pending.get(message.callId)?.(message);
-          else if (message.type === 'connected' || message.type === 'response')
-            pending.get(message.requestId)?.(message);
-        });
+      () => serve(ws),
+      (reason) => {
+        refusal = reason;
       },
-      () => {},
-    );
-  });
+    ),
+  );
 
   return {
     port,
@@ -52,7 +56,10 @@ export async function startFakeLinkServer(token: string): Promise<FakeLinkServer
       socket
         ? Promise.resolve()
         : new Promise((done, fail) => {
-            const timer = setTimeout(() => fail(new Error('the tabmcp extension never dialled in')), timeoutMs);
+            const timer = setTimeout(() => {
+              const why = refusal ? `its link authentication failed: ${refusal}` : 'it never dialled in';
+              fail(new Error(`the tabmcp extension did not say hello within ${timeoutMs} ms: ${why}`));
+            }, timeoutMs);
             upWaiters.push(() => {
               clearTimeout(timer);
               done();

@@ -1,9 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../test-support/paths';
+import { QUICK } from './quick';
 
-const resultsDir = join(repoRoot, 'bench', 'results');
+const resultsDir = QUICK ? join(tmpdir(), 'tabmcp-bench-quick') : join(repoRoot, 'bench', 'results');
 
 /** Where and when a figure was measured, so a JSON file stands on its own. */
 export function machine() {
