@@ -242,6 +242,29 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.equal(new Set(letters.slice(1)).size, 20, letters.join(' '));
   });
 
+  it('handles: a stopped worker neither moves nor restarts the turn of letters', async () => {
+    const page = await open('/dom-patterns/todo.html');
+    await toolNamed('fill_what_needs_to_be_done');
+    const readField = (what: string) =>
+      waitFor(
+        async () => fieldHandle(textOf(await agent.call('get_page_content').catch(() => ({ content: [] })))),
+        20_000,
+        what,
+      );
+    const first = await readField('the todo page');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
+    // The page's Port connects again, waking the worker; the call waits for the letter it is sent.
+    assert.equal(await readField('the page after the worker restart'), first, 'the same document, the same handles');
+    await page.reload();
+    const next = await readField('the reloaded page');
+    // The documented turn: the reconnect did not move it, and the new worker did not start it over.
+    const turn = 'abcdfghjkmnpqrstuvwz';
+    assert.equal(next[0], turn[(turn.indexOf(first[0] ?? '') + 1) % turn.length], `${first}, then ${next}`);
+  });
+
   it("a page tool that navigates: the next page's own tool stands beside the reading tools", async () => {
     await open('/dom-patterns/checkout.html');
     await toolNamed('place_order');
