@@ -31,13 +31,14 @@ export function tagFor(recent: RecentDocuments, documentId: string | undefined):
  */
 export function tagTabDocuments(log: Logger): void {
   const tabs = new Map<number, RecentDocuments>();
-  const restored = chrome.storage.session
-    .get(KEY)
-    .then((stored) => {
+  const restored = Promise.all([chrome.storage.session.get(KEY), chrome.tabs.query({})])
+    .then(([stored, open]) => {
       const saved = stored[KEY];
       if (typeof saved !== 'object' || saved === null) return;
+      // Tabs closed while the worker was stopped are forgotten here: their onRemoved went unheard.
+      const openIds = new Set(open.map((tab) => tab.id));
       for (const [tabId, recent] of Object.entries(saved as Record<string, unknown>)) {
-        if (Array.isArray(recent)) tabs.set(Number(tabId), recent.filter(isRecent));
+        if (Array.isArray(recent) && openIds.has(Number(tabId))) tabs.set(Number(tabId), recent.filter(isRecent));
       }
     })
     .catch((error: unknown) => log('tags.restore-failed', { error: String(error) }));
