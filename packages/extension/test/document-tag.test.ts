@@ -13,6 +13,7 @@ describe("a document's handle letter when the background does not answer", () =>
     const first = documentTagSettled();
     assert.equal(await settledNow(first), false, 'the first call waits for the letter');
     await first;
+    assert.equal(await settledNow(documentTagSettled()), true, 'no call waits again, answer or not');
     const own = documentTag();
     assert.ok(DOCUMENT_TAGS.includes(own) && own.length === 1, own);
     const late = DOCUMENT_TAGS[(DOCUMENT_TAGS.indexOf(own) + 1) % DOCUMENT_TAGS.length] ?? 'a';

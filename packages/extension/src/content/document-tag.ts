@@ -4,7 +4,8 @@ import { DOCUMENT_TAGS } from '../document-tag';
 const TAG_WAIT_MS = 1_000;
 
 let tag: string | undefined;
-let answered = false;
+/** The background answered, or the document stopped waiting for it: no call waits again. */
+let settled = false;
 let onanswer = () => {};
 const answer = new Promise<void>((resolve) => {
   onanswer = resolve;
@@ -16,7 +17,7 @@ const answer = new Promise<void>((resolve) => {
  */
 export function adoptDocumentTag(offered: string): void {
   if (tag === undefined && DOCUMENT_TAGS.includes(offered)) tag = offered;
-  answered = true;
+  settled = true;
   onanswer();
 }
 
@@ -28,9 +29,13 @@ export function documentTag(): string {
 
 /** Resolves once the background has named the letter, or after TAG_WAIT_MS without an answer. */
 export function documentTagSettled(): Promise<void> {
-  if (answered) return Promise.resolve();
+  if (settled) return Promise.resolve();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([answer, new Promise<void>((resolve) => (timer = setTimeout(resolve, TAG_WAIT_MS)))]).finally(
-    () => clearTimeout(timer),
-  );
+  const givenUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, TAG_WAIT_MS);
+  });
+  return Promise.race([answer, givenUp]).finally(() => {
+    clearTimeout(timer);
+    settled = true;
+  });
 }
