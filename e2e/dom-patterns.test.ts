@@ -190,18 +190,15 @@ describe('DOM-derived tools: the patterns of real apps', () => {
       /check needs a checkbox, radio or switch; [a-z]\d+ \(button "Clear completed"\) is a button\. Use click\./,
     );
 
-    // After a reload, a handle of the page before belongs to an earlier page of the tab. Each
-    // document picks its letter at random (1 in 20 repeats): reload until the letter differs.
-    let reread = field;
-    for (let reloads = 0; reread[0] === field[0] && reloads < 10; reloads++) {
-      await page.reload();
-      reread = await waitFor(
-        async () => fieldHandle(textOf(await agent.call('get_page_content'))),
-        10_000,
-        'the reloaded todo page',
-      );
-    }
-    assert.notEqual(reread[0], field[0], 'ten reloads kept the letter');
+    // After a reload, a handle of the page before belongs to an earlier page of the tab: the
+    // background gives the new document the next letter, so one reload always tells them apart.
+    await page.reload();
+    const reread = await waitFor(
+      async () => fieldHandle(textOf(await agent.call('get_page_content'))),
+      10_000,
+      'the reloaded todo page',
+    );
+    assert.notEqual(reread[0], field[0], `the reloaded page kept the letter of ${field}`);
     const earlier = await agent.call('act', { handle: field, action: 'fill', value: 'Stale', submit: true });
     assert.equal(earlier.isError, true);
     assert.match(
@@ -225,6 +222,47 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     const hidden = await agent.call('act', { handle: name, action: 'fill', value: 'Eve' });
     assert.match(textOf(hidden), /is hidden now\. Call get_page_content/);
     assert.equal(await settings.inputValue('#display-name'), '', 'no action on a hidden field');
+  });
+
+  it('handles: the last 20 documents of a tab each have their own letter', async () => {
+    const page = await open('/dom-patterns/todo.html');
+    await toolNamed('fill_what_needs_to_be_done');
+    const letters: string[] = [];
+    for (let load = 0; load <= 20; load++) {
+      // reload() returns once the new document loaded: the one before can no longer answer.
+      if (load > 0) await page.reload();
+      const handle = await waitFor(
+        async () => fieldHandle(textOf(await agent.call('get_page_content'))),
+        10_000,
+        `document ${load} of the tab`,
+      );
+      letters.push(handle[0] ?? '');
+    }
+    assert.equal(new Set(letters.slice(0, 20)).size, 20, letters.join(' '));
+    assert.equal(new Set(letters.slice(1)).size, 20, letters.join(' '));
+  });
+
+  it('handles: a stopped worker neither moves nor restarts the turn of letters', async () => {
+    const page = await open('/dom-patterns/todo.html');
+    await toolNamed('fill_what_needs_to_be_done');
+    const readField = (what: string) =>
+      waitFor(
+        async () => fieldHandle(textOf(await agent.call('get_page_content').catch(() => ({ content: [] })))),
+        20_000,
+        what,
+      );
+    const first = await readField('the todo page');
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    await cdp.detach();
+    // The page's Port connects again, waking the worker; the call waits for the letter it is sent.
+    assert.equal(await readField('the page after the worker restart'), first, 'the same document, the same handles');
+    await page.reload();
+    const next = await readField('the reloaded page');
+    // The documented turn: the reconnect did not move it, and the new worker did not start it over.
+    const turn = 'abcdfghjkmnpqrstuvwz';
+    assert.equal(next[0], turn[(turn.indexOf(first[0] ?? '') + 1) % turn.length], `${first}, then ${next}`);
   });
 
   it("a page tool that navigates: the next page's own tool stands beside the reading tools", async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
 import type { Page } from 'playwright-core';
+import { startExampleServer } from '../examples/serve';
 import { pageWithUrl } from '../test-support/cdp';
 import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 import { type HubSite, startHubSite } from '../test-support/hub-fixture';
@@ -241,5 +242,34 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     assert.equal(result.isError, true);
     assert.doesNotMatch(textOf(result), /did not offer that tool/);
     assert.equal((await tabmcp.cdp()).contexts()[0]!.pages().length, pagesBefore, 'no tab was opened for it');
+  });
+
+  it("a page tool that navigates, called by its hub name: the answer gives the new page's URL, title and hub names", async () => {
+    const examples = await startExampleServer();
+    try {
+      const shop = `127_0_0_1_${new URL(examples.url).port}`;
+      await open(`${examples.url}/dom-patterns/checkout.html`);
+      const checkout = await pageWith('/dom-patterns/checkout.html');
+      const placeOrder = `website_tool_${shop}_tab1_place_order`;
+      await waitForNames((list) => list.includes(placeOrder), 'the checkout tool');
+      const placed = await tabmcp.call(placeOrder);
+      assert.notEqual(placed.isError, true, textOf(placed));
+      const [own, arrived] = placed.content as Array<{ text: string }>;
+      assert.equal(own?.text, 'Order placed');
+      const page = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string; tools?: string[] };
+      assert.match(page.url ?? '', /\/dom-patterns\/orders\.html$/, JSON.stringify(page));
+      assert.equal(page.title, 'Your orders');
+      // Named as this view calls them; the reading tools are there whichever tools came first.
+      const read = `website_tool_${shop}_tab1_get_page_content`;
+      assert.ok(page.tools?.includes(read), JSON.stringify(page));
+      // Over CDP: the tab that ran the tool is the one that went to the orders page.
+      assert.match(checkout.url(), /\/dom-patterns\/orders\.html$/);
+      assert.equal(await checkout.evaluate(() => document.title), 'Your orders');
+      // The name the answer gave is callable and reads the new page.
+      const content = await tabmcp.call(read);
+      assert.match(textOf(content), /awaiting payment/);
+    } finally {
+      await examples.close();
+    }
   });
 });

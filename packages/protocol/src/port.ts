@@ -115,5 +115,15 @@ export const ContentToBackground = z.union([
 ]);
 export type ContentToBackground = z.infer<typeof ContentToBackground>;
 
-export const BackgroundToContent = z.union([ExecuteToolRequest, PageRequest]);
+/**
+ * The letter that starts this document's handles, chosen by the background so that consecutive
+ * documents of a tab never share one. Sent once the Port connects, before any call.
+ */
+const DocumentTagMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  method: z.literal('browser/documentTag'),
+  params: z.object({ tag: z.string().regex(/^[a-z]$/) }),
+});
+
+export const BackgroundToContent = z.union([ExecuteToolRequest, PageRequest, DocumentTagMessage]);
 export type BackgroundToContent = z.infer<typeof BackgroundToContent>;

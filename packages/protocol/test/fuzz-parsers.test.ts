@@ -130,6 +130,11 @@ const validBackgroundToContent = fc.oneof(
     method: fc.constant('browser/pageRequest'),
     params: fc.record({ method: fc.constantFrom('resources/list', 'prompts/get') }),
   }),
+  fc.record({
+    jsonrpc: fc.constant('2.0'),
+    method: fc.constant('browser/documentTag'),
+    params: fc.record({ tag: fc.constantFrom('a', 'k', 'z') }),
+  }),
 );
 
 /** A valid message with one field removed, replaced by anything, or an unknown field added, at any depth. */

@@ -8,6 +8,7 @@ import {
   serializedSize,
   validate,
 } from '@tabmcp/protocol';
+import { markTab } from './navigation-report';
 
 /**
  * The hub's TabTransport over chrome.runtime Ports: one Port per tab (top frame only). Every
@@ -73,6 +74,7 @@ export class ChromeTabTransport implements TabTransport {
           return;
         }
       }
+      markTab(parsed.value, tabId);
       this.onmessage?.(tabId, parsed.value, senderUrl);
     });
     port.onDisconnect.addListener(() => {

@@ -6,6 +6,7 @@ import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
+import { tagTabDocuments } from './document-tags';
 import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
 import { listenToPopup } from './popup-messages';
@@ -23,6 +24,7 @@ const hub = new Hub({
   opener: chromeTabOpener,
   log,
 });
+tagTabDocuments(log);
 const link = new BrowserLink(async () => {
   const config = await loadConfig();
   return { url: linkUrl(config), token: config.token };

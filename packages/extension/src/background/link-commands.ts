@@ -1,7 +1,7 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
 import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
-import { callToolReportingNavigation, withoutNavigationMark } from './navigation-report';
+import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
 import { waitForTabLoad } from './tab-load';
 
@@ -33,8 +33,8 @@ export function handleServerRequest(
     return;
   }
   if (request.type === 'callHubTool') {
-    hub.callHubTool(request.name, request.args, request.timeoutMs).then(
-      (result) => reply({ type: 'response', requestId: request.requestId, result: withoutNavigationMark(result) }),
+    callHubToolReportingNavigation(hub, request.name, request.args, request.timeoutMs).then(
+      (result) => reply({ type: 'response', requestId: request.requestId, result }),
       (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
     );
     return;

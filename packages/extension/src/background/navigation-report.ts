@@ -1,11 +1,13 @@
-import type { Hub } from '@tabmcp/hub';
-import type { CallToolResult } from '@tabmcp/protocol';
+import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
+import type { CallToolResult, ContentToBackground } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
 const REPORT_WAIT_MS = 3_000;
 
 type NewPage = Record<string, unknown>;
+/** The names an agent calls the tools of a tab by: the page's own (focused view) or the hub's (`all` view). */
+type ToolNames = (tab: TabTools) => string[];
 
 /**
  * Calls a tool of a tab and, when the call loaded another document (the answer carries the
@@ -20,44 +22,86 @@ export async function callToolReportingNavigation(
   args: Record<string, unknown>,
   timeoutMs: number | undefined,
 ): Promise<CallToolResult> {
-  const load = watchTabLoad(tabId);
+  const loads = watchTabLoads();
   try {
     const result = await hub.callTool(tabId, toolName, args, timeoutMs);
-    if (!takeMark(result)) return result;
-    return withNewPage(result, await newPage(hub, tabId, load));
+    if (takeMark(result) === undefined) return result;
+    return withNewPage(result, await newPage(hub, tabId, loads, pageNames(hub)));
   } finally {
-    load.stop();
+    loads.stop();
   }
 }
 
-/** A call routed by the hub to a tab it picks: the mark is taken off, the agent told to read on. */
-export function withoutNavigationMark(result: CallToolResult): CallToolResult {
-  if (!takeMark(result)) return result;
-  return withNewPage(result, {
-    navigating: true,
-    note: 'The tab is loading another page; call get_page_content to read it.',
-  });
+/**
+ * The same for a call in the `all` view, by a hub name: the hub picks the tab, so every tab is
+ * watched from the start, and the tab that answered is read off the answer's mark, where the Port
+ * adapter wrote it (markTab). The new page's tools are given by their hub names.
+ */
+export async function callHubToolReportingNavigation(
+  hub: Hub,
+  name: string,
+  args: Record<string, unknown>,
+  timeoutMs: number | undefined,
+): Promise<CallToolResult> {
+  const loads = watchTabLoads();
+  try {
+    const result = await hub.callHubTool(name, args, timeoutMs);
+    const tabId = takeMark(result);
+    if (tabId === undefined) return result;
+    if (typeof tabId !== 'number') {
+      return withNewPage(result, {
+        navigating: true,
+        note: 'The tab is loading another page; call get_page_content to read it.',
+      });
+    }
+    return withNewPage(result, await newPage(hub, tabId, loads, hubNames(hub)));
+  } finally {
+    loads.stop();
+  }
 }
 
-function takeMark(result: CallToolResult): boolean {
+/**
+ * Writes into a tab's marked answer which tab sent it, as it arrives on the tab's Port: only
+ * there is the tab of a hub-routed call known for sure (and a page cannot claim another tab).
+ */
+export function markTab(message: ContentToBackground, tabId: number): void {
+  if (!('result' in message) || !message.result.success) return;
+  const meta = (message.result.payload as { _meta?: unknown } | null)?._meta;
+  if (typeof meta === 'object' && meta !== null && NAVIGATING_META in meta) {
+    (meta as Record<string, unknown>)[NAVIGATING_META] = tabId;
+  }
+}
+
+const pageNames =
+  (hub: Hub): ToolNames =>
+  (tab) =>
+    hub.toolsOf(tab.tabId).map((tool) => tool.name);
+
+const hubNames =
+  (hub: Hub): ToolNames =>
+  ({ tabId, domain, ordinal }) =>
+    domain === undefined ? [] : hub.toolsOf(tabId).map((tool) => hubToolName(domain, ordinal, tool.name, new Set()));
+
+/** The mark's value (the answering tab's id once markTab wrote it), taken off; undefined when unmarked. */
+function takeMark(result: CallToolResult): unknown {
   const meta = result._meta;
-  if (typeof meta !== 'object' || meta === null || !(NAVIGATING_META in meta)) return false;
-  const { [NAVIGATING_META]: _taken, ...rest } = meta as Record<string, unknown>;
+  if (typeof meta !== 'object' || meta === null || !(NAVIGATING_META in meta)) return undefined;
+  const { [NAVIGATING_META]: mark, ...rest } = meta as Record<string, unknown>;
   if (Object.keys(rest).length > 0) result._meta = rest;
   else delete result._meta;
-  return true;
+  return mark ?? true;
 }
 
-async function newPage(hub: Hub, tabId: number, load: TabLoadWatch): Promise<NewPage> {
+async function newPage(hub: Hub, tabId: number, loads: TabLoadWatch, names: ToolNames): Promise<NewPage> {
   const deadline = Date.now() + REPORT_WAIT_MS;
-  const loaded = await load.loaded(REPORT_WAIT_MS);
+  const loaded = await loads.loaded(tabId, REPORT_WAIT_MS);
   if (!loaded?.url) {
     return {
       navigating: true,
       note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
     };
   }
-  const tools = await toolsOfPage(hub, tabId, loaded.url, deadline - Date.now());
+  const tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
   // The title may have been set after the load event reported the tab.
   const tab = await chrome.tabs.get(tabId).catch(() => loaded);
   return {
@@ -95,10 +139,16 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 }
 
 /** The names of the tab's tools once the page at `url` registered them, or undefined after `timeoutMs`. */
-function toolsOfPage(hub: Hub, tabId: number, url: string, timeoutMs: number): Promise<string[] | undefined> {
+function toolsOfPage(
+  hub: Hub,
+  tabId: number,
+  url: string,
+  names: ToolNames,
+  timeoutMs: number,
+): Promise<string[] | undefined> {
   const ready = () => {
     const entry = hub.tabs().find((tab) => tab.tabId === tabId);
-    return entry?.connected && entry.url === url ? hub.toolsOf(tabId).map((tool) => tool.name) : undefined;
+    return entry?.connected && entry.url === url ? names(entry) : undefined;
   };
   const now = ready();
   if (now || timeoutMs <= 0) return Promise.resolve(now);
@@ -118,42 +168,41 @@ function toolsOfPage(hub: Hub, tabId: number, url: string, timeoutMs: number): P
 
 interface TabLoadWatch {
   /** The tab once a load that began after the watch started completed; undefined on timeout or close. */
-  loaded(timeoutMs: number): Promise<chrome.tabs.Tab | undefined>;
+  loaded(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab | undefined>;
   stop(): void;
 }
 
-function watchTabLoad(tabId: number): TabLoadWatch {
-  let loading = false;
-  let closed = false;
-  let completed: chrome.tabs.Tab | undefined;
-  let wake = () => {};
+/** Watches the loads of every tab: a hub-routed call learns its tab only from the answer. */
+function watchTabLoads(): TabLoadWatch {
+  const loading = new Set<number>();
+  const closed = new Set<number>();
+  const completed = new Map<number, chrome.tabs.Tab>();
+  const wakers = new Map<number, () => void>();
   const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
-    if (id !== tabId) return;
     if (change.status === 'loading') {
-      loading = true;
-      completed = undefined;
-    } else if (change.status === 'complete' && loading) {
-      completed = tab;
-      wake();
+      loading.add(id);
+      completed.delete(id);
+    } else if (change.status === 'complete' && loading.has(id)) {
+      completed.set(id, tab);
+      wakers.get(id)?.();
     }
   };
   const onRemoved = (id: number) => {
-    if (id !== tabId) return;
-    closed = true;
-    wake();
+    closed.add(id);
+    wakers.get(id)?.();
   };
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
   return {
-    loaded: (timeoutMs) =>
-      completed || closed
-        ? Promise.resolve(completed)
+    loaded: (tabId, timeoutMs) =>
+      completed.has(tabId) || closed.has(tabId)
+        ? Promise.resolve(completed.get(tabId))
         : new Promise((resolve) => {
             const timer = setTimeout(() => resolve(undefined), timeoutMs);
-            wake = () => {
+            wakers.set(tabId, () => {
               clearTimeout(timer);
-              resolve(completed);
-            };
+              resolve(completed.get(tabId));
+            });
           }),
     stop: () => {
       chrome.tabs.onUpdated.removeListener(onUpdated);

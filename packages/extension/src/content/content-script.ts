@@ -8,6 +8,7 @@ import {
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
+import { documentTagSettled } from './document-tag';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
@@ -86,10 +87,14 @@ function main(): void {
   };
   const register = () => void publish('browser/registerTools').catch(reportError);
   const updates = toolUpdates(() => void publish('browser/updateTools').catch(reportError));
-  // Calls go to whichever origin is current when they arrive.
+  // Calls go to whichever origin is current when they arrive, once the document knows the letter
+  // of its handles (the background sends it as the Port connects).
   const router: Pick<TabClient, 'request'> = {
-    request: (method, params) =>
-      origin ? origin.client.request(method, params) : Promise.reject(new Error('This page has no tools yet')),
+    request: async (method, params) => {
+      await documentTagSettled();
+      if (!origin) throw new Error('This page has no tools yet');
+      return origin.client.request(method, params);
+    },
   };
   const shutDown = () => {
     updates.stop();

@@ -8,6 +8,7 @@ import {
   PORT_NAME,
   validate,
 } from '@tabmcp/protocol';
+import { adoptDocumentTag } from './document-tag';
 import { reconnectBudget } from './reconnect-budget';
 
 /** Starts the error for a page answer that is no tool result (the server's hint keys on it). */
@@ -49,6 +50,10 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
       const parsed = validate(BackgroundToContent, raw, 'background message');
       if (!parsed.ok) return;
       const request = parsed.value;
+      if (request.method === 'browser/documentTag') {
+        adoptDocumentTag(request.params.tag);
+        return;
+      }
       if (request.method === 'browser/pageRequest') {
         client.request(request.params.method, request.params.params ?? {}).then(
           (payload) => safePost(current, { jsonrpc: '2.0', id: request.id, result: { success: true, payload } }),

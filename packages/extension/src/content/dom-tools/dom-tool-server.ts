@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
 import { choiceTools } from './choices';
@@ -19,7 +20,7 @@ const READING_TOOLS = ['get_page_content', 'open_link'] as const;
 /** One set of handles per document: every server of this page hands out the same ones. */
 let documentHandles: Handles | undefined;
 function handlesOfThisDocument(): Handles {
-  documentHandles ??= new Handles(describeElement);
+  documentHandles ??= new Handles(describeElement, documentTag);
   return documentHandles;
 }
 

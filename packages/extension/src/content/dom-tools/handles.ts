@@ -1,9 +1,10 @@
+import { DOCUMENT_TAGS } from '../../document-tag';
+
 /**
- * Short handles for the elements an agent has been shown: a letter chosen per document and a
- * number counting up, e.g. `k12`. An element keeps its handle while it lives (WeakMap), a handle
- * never keeps its element alive (WeakRef), and a handle is never a screen position.
+ * Short handles for the elements an agent has been shown: a letter per document (document-tag.ts)
+ * and a number counting up, e.g. `k12`. An element keeps its handle while it lives (WeakMap), a
+ * handle never keeps its element alive (WeakRef), and a handle is never a screen position.
  */
-const LETTERS = 'abcdfghjkmnpqrstuvwz';
 const HANDLE = /^([a-z])(\d{1,7})$/;
 /** Dead references are swept when the map grows past this. */
 const SWEEP_AT = 20_000;
@@ -11,15 +12,22 @@ const SWEEP_AT = 20_000;
 export type Resolved = { element: Element } | { error: string };
 
 export class Handles {
-  readonly letter: string;
+  /** Asked at the first handle given or read, not before: the background's letter may arrive meanwhile. */
+  readonly #chooseLetter: () => string;
+  #letter: string | undefined;
   #next = 1;
   readonly #byElement = new WeakMap<Element, string>();
   readonly #byHandle = new Map<string, WeakRef<Element>>();
   readonly #describe: (element: Element) => string;
 
-  constructor(describe: (element: Element) => string, letter = randomLetter()) {
-    this.letter = letter;
+  constructor(describe: (element: Element) => string, chooseLetter: () => string = randomLetter) {
+    this.#chooseLetter = chooseLetter;
     this.#describe = describe;
+  }
+
+  get letter(): string {
+    this.#letter ??= this.#chooseLetter();
+    return this.#letter;
   }
 
   of(element: Element): string {
@@ -68,5 +76,5 @@ export class Handles {
 }
 
 function randomLetter(): string {
-  return LETTERS[Math.floor(Math.random() * LETTERS.length)] ?? 'e';
+  return DOCUMENT_TAGS[Math.floor(Math.random() * DOCUMENT_TAGS.length)] ?? 'a';
 }
