@@ -1,49 +1,24 @@
-import {
-  type AuditEntry,
-  type BrowserCapabilities,
-  type ContentToBackground,
-  DEFAULT_REQUEST_TIMEOUT_MS,
-  type Logger,
-  type PageMethod,
-  type SiteAccess,
-  type Tool,
+import type {
+  AuditEntry,
+  BrowserCapabilities,
+  ContentToBackground,
+  Logger,
+  PageMethod,
+  SiteAccess,
+  Tool,
 } from '@tabmcp/protocol';
 import { AuditLog } from './audit-log';
-import { CallRouter, type TabOpener } from './call-router';
+import { CallRouter } from './call-router';
 import { TabDelivery } from './delivery';
+import { type HubOptions, type HubSettings, hubSettings } from './hub-options';
 import { type LiveTabs, RestoreGate, restoreInto } from './restore';
 import { type SiteDecision, siteOf } from './site-policy';
 import type { HubStore } from './store';
 import { TabRegistry, type ToolListMessage } from './tab-registry';
 import type { TabTools } from './tab-tools';
-import type { TabTransport } from './tab-transport';
 import { buildView, type HubView, viewSignature } from './view';
 
-export interface HubOptions {
-  transport: TabTransport;
-  store?: HubStore;
-  opener?: TabOpener;
-  /** Per request to a tab (mcp-b.md: 10 s). */
-  requestTimeoutMs?: number;
-  /** How long a reopened tab may take to register its tools (10 s). */
-  openWaitMs?: number;
-  /** A tab that is still loading (no content script yet) is retried this often (3) ... */
-  retries?: number;
-  /** ... this far apart (1 s), or sooner when it registers. */
-  retryDelayMs?: number;
-  /** Stored tabs last seen alive longer ago than this are dropped when the worker starts (1 h). */
-  staleTabMs?: number;
-  /** How long tab messages wait for a slow restore before they are handled without it (5 s). */
-  restoreWaitMs?: number;
-  /** A restored tab whose content script has not registered again after this long is dropped (15 s). */
-  restoreGraceMs?: number;
-  now?: () => number;
-  log?: Logger;
-}
-
 type Listener<A extends unknown[]> = (...args: A) => void;
-
-const HOUR_MS = 3_600_000;
 
 /**
  * The hub of mcp-b.md, as a coordinator: tab messages go to the registry (what the hub knows) and
@@ -52,11 +27,9 @@ const HOUR_MS = 3_600_000;
  * `chrome.*`: transport, store and tab opener are injected.
  */
 export class Hub {
+  readonly #settings: HubSettings;
   readonly #store: HubStore | undefined;
   readonly #canCache: boolean;
-  readonly #timeoutMs: number;
-  readonly #staleTabMs: number;
-  readonly #restoreGraceMs: number;
   readonly #now: () => number;
   readonly #log: Logger;
   readonly #registry: TabRegistry;
@@ -73,32 +46,31 @@ export class Hub {
   #savedAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: HubOptions) {
+    const settings = hubSettings(options);
+    this.#settings = settings;
     this.#store = options.store;
     this.#canCache = options.store !== undefined && options.opener !== undefined;
-    this.#timeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    this.#staleTabMs = options.staleTabMs ?? HOUR_MS;
-    this.#restoreGraceMs = options.restoreGraceMs ?? 15_000;
-    this.#now = options.now ?? Date.now;
-    this.#log = options.log ?? (() => {});
+    this.#now = settings.now;
+    this.#log = settings.log;
     this.#registry = new TabRegistry(this.#now, this.#log);
     this.#delivery = new TabDelivery({
       transport: options.transport,
       tab: (tabId) => this.#registry.tabs.get(tabId),
-      retries: options.retries ?? 3,
-      retryDelayMs: options.retryDelayMs ?? 1_000,
+      retries: settings.retries,
+      retryDelayMs: settings.retryDelayMs,
     });
     this.#calls = new CallRouter({
       registry: this.#registry,
       delivery: this.#delivery,
       audit: this.#audit,
       opener: options.opener,
-      openWaitMs: options.openWaitMs ?? 10_000,
+      openWaitMs: settings.openWaitMs,
       routes: () => this.#view.routes,
       activeTabId: () => this.#activeTabId,
       now: this.#now,
       log: this.#log,
     });
-    this.#gate = new RestoreGate(options.restoreWaitMs ?? 5_000, this.#log);
+    this.#gate = new RestoreGate(settings.restoreWaitMs, this.#log);
     this.#view = buildView(this.#registry.viewState(undefined, this.#canCache));
     this.#viewSignature = viewSignature(this.#view);
     options.transport.onmessage = (tabId, message, senderUrl) =>
@@ -183,13 +155,13 @@ export class Hub {
   async restore(liveTabs: LiveTabs | Promise<LiveTabs>): Promise<void> {
     await this.#gate.during(async () => {
       const restored = await restoreInto(this.#registry, this.#store, await liveTabs, {
-        staleTabMs: this.#staleTabMs,
+        staleTabMs: this.#settings.staleTabMs,
         now: this.#now,
         log: this.#log,
         onTab: (tabId) => this.#emit(tabId),
       });
       this.#changed();
-      if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#restoreGraceMs);
+      if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#settings.restoreGraceMs);
     });
   }
 
@@ -205,7 +177,7 @@ export class Hub {
    * age), so a restore tells a quiet open tab from one the hub has not seen for an hour.
    */
   keepAlive(): void {
-    if (this.#now() - this.#savedAt >= this.#staleTabMs / 4) this.#save();
+    if (this.#now() - this.#savedAt >= this.#settings.staleTabMs / 4) this.#save();
   }
 
   setActiveTab(tabId: number | undefined): void {
@@ -240,12 +212,17 @@ export class Hub {
   // ---- calls ----
 
   /** The focused view: a tool of one tab, by the page's own name. */
-  callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs = this.#timeoutMs) {
+  callTool(
+    tabId: number,
+    toolName: string,
+    args: Record<string, unknown>,
+    timeoutMs = this.#settings.requestTimeoutMs,
+  ) {
     return this.#calls.callTool(tabId, toolName, args, timeoutMs);
   }
 
   /** The `all` view: a tool by its hub name, routed to the best tab of its domain (or a reopened one). */
-  callHubTool(name: string, args: Record<string, unknown>, timeoutMs = this.#timeoutMs) {
+  callHubTool(name: string, args: Record<string, unknown>, timeoutMs = this.#settings.requestTimeoutMs) {
     return this.#calls.callHubTool(name, args, timeoutMs);
   }
 
@@ -254,7 +231,7 @@ export class Hub {
     tabId: number,
     method: PageMethod,
     params: Record<string, unknown> | undefined,
-    timeoutMs = this.#timeoutMs,
+    timeoutMs = this.#settings.requestTimeoutMs,
   ) {
     return this.#calls.pageRequest(tabId, method, params, timeoutMs);
   }
