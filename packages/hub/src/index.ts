@@ -1,11 +1,14 @@
 export { AuditLog } from './audit-log';
 export { CACHE_LIMITS, readSnapshot, trimCache } from './cache-limits';
+export type { TabOpener } from './call-router';
 export { describeHubTool } from './descriptions';
 export { domainOf } from './domain';
-export { Hub, type HubOptions, type TabOpener, type TabTools } from './hub';
+export { Hub } from './hub';
+export type { HubOptions } from './hub-options';
 export { bestTabForDomain, type RoutableTab } from './routing';
 export { isLoopback, type SiteDecision, SitePolicy, siteOf } from './site-policy';
 export { HubSnapshot, type HubStore, MemoryHubStore } from './store';
+export type { TabTools } from './tab-tools';
 export type { TabTransport } from './tab-transport';
 export { checkTools, HUB_TOOL_PREFIX } from './tool-check';
 export { hubToolName, MAX_TOOL_NAME_LENGTH } from './tool-namer';

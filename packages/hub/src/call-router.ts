@@ -1,0 +1,201 @@
+import {
+  CallToolResult,
+  ErrorCode,
+  errorMessage,
+  type Logger,
+  type PageMethod,
+  ProtocolError,
+  type Tool,
+  validate,
+} from '@tabmcp/protocol';
+import type { AuditLog } from './audit-log';
+import type { TabDelivery } from './delivery';
+import { bestTabForDomain } from './routing';
+import { siteOf } from './site-policy';
+import type { TabRegistry } from './tab-registry';
+import { cacheKey, hasTool, type TabTools } from './tab-tools';
+import type { Route } from './view';
+
+/** Opens a tab for a cached tool whose tabs are all closed. */
+export interface TabOpener {
+  open(url: string): Promise<number>;
+}
+
+export interface CallRouterOptions {
+  registry: TabRegistry;
+  delivery: TabDelivery;
+  audit: AuditLog;
+  opener: TabOpener | undefined;
+  /** How long a reopened tab may take to register its tools. */
+  openWaitMs: number;
+  /** The routes of the view agents last saw, and the tab the user looks at. */
+  routes(): ReadonlyMap<string, Route>;
+  activeTabId(): number | undefined;
+  now: () => number;
+  log: Logger;
+}
+
+/**
+ * Calls from agents to pages: a tab's tool in the focused view, a hub name routed to the best tab
+ * of its domain (reopening a cached tool's page, re-routing a replayable call when its tab closes),
+ * and resource or prompt requests; every tool call goes into the audit log.
+ */
+export class CallRouter {
+  readonly #options: CallRouterOptions;
+
+  constructor(options: CallRouterOptions) {
+    this.#options = options;
+  }
+
+  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    const tab = this.#usableTab(tabId);
+    if (!hasTool(tab, toolName)) {
+      const names = tab.tools.map((tool) => tool.name).join(', ') || 'none';
+      throw new ProtocolError(ErrorCode.ToolNotFound, `Tab ${tabId} has no tool "${toolName}". Its tools: ${names}`);
+    }
+    return this.#callAudited(tab, toolName, args, timeoutMs);
+  }
+
+  async callHubTool(name: string, args: Record<string, unknown>, timeoutMs: number) {
+    const route = this.#options.routes().get(name);
+    if (!route) {
+      throw new ProtocolError(
+        ErrorCode.ToolNotFound,
+        `No tool "${name}": the tab that offered it may have closed or changed its tools. List the tools again.`,
+      );
+    }
+    const tried = new Set<number>();
+    const pinned = route.tabId === undefined ? undefined : this.#options.registry.tabs.get(route.tabId);
+    let tab = pinned && hasTool(pinned, route.toolName) ? pinned : this.#bestTab(route, tried);
+    tab ??= await this.#reopen(route);
+    for (;;) {
+      try {
+        this.#usableTab(tab.tabId);
+        return await this.#callAudited(tab, route.toolName, args, timeoutMs);
+      } catch (error) {
+        if (!(error instanceof ProtocolError) || error.code !== ErrorCode.TabNotFound) throw error;
+        tried.add(tab.tabId);
+        const delivered = (error.data as { delivered?: boolean } | undefined)?.delivered === true;
+        const tool = tab.tools.find((candidate) => candidate.name === route.toolName);
+        if (delivered && !isReplayable(tool)) {
+          throw new ProtocolError(
+            ErrorCode.TabNotFound,
+            `${error.message}. The call may have run in part; "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. Check the page state, then call it again if needed.`,
+          );
+        }
+        const next = this.#bestTab(route, tried);
+        if (!next) {
+          throw new ProtocolError(
+            ErrorCode.TabNotFound,
+            `${error.message}. No other tab of ${route.domain} offers "${route.toolName}": open the page again (open_tab) and list the tools.`,
+          );
+        }
+        this.#options.log('call.rerouted', { from: tab.tabId, to: next.tabId, tool: route.toolName });
+        tab = next;
+      }
+    }
+  }
+
+  async pageRequest(tabId: number, method: PageMethod, params: Record<string, unknown> | undefined, timeoutMs: number) {
+    this.#usableTab(tabId);
+    return this.#options.delivery.deliver(
+      tabId,
+      (id) => ({ jsonrpc: '2.0', id, method: 'browser/pageRequest', params: { method, params } }),
+      `${method} in tab ${tabId}`,
+      timeoutMs,
+    );
+  }
+
+  #usableTab(tabId: number): TabTools {
+    const { registry } = this.#options;
+    const tab = registry.tabs.get(tabId);
+    if (!tab) {
+      throw new ProtocolError(
+        ErrorCode.TabNotFound,
+        `Tab ${tabId} has no connected page; it may have closed or be loading`,
+      );
+    }
+    const access = registry.policy.access(tab.url);
+    if (access !== 'allowed') {
+      throw new ProtocolError(
+        ErrorCode.SiteNotAllowed,
+        `The site ${siteOf(tab.url) ?? tab.url} is ${access === 'blocked' ? 'blocked' : 'not allowed yet'}: the user must allow it in the tabmcp popup before its tools can be used.`,
+      );
+    }
+    return tab;
+  }
+
+  async #callAudited(tab: TabTools, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    const { audit, now, log } = this.#options;
+    const started = now();
+    const entry = { kind: 'call' as const, tabId: tab.tabId, domain: tab.domain, tool: toolName };
+    log('call', { tabId: tab.tabId, domain: tab.domain, toolName });
+    try {
+      const payload = await this.#options.delivery.deliver(
+        tab.tabId,
+        (id) => ({ jsonrpc: '2.0', id, method: 'browser/executeTool', params: { toolName, args } }),
+        `Tool "${toolName}" in tab ${tab.tabId}`,
+        timeoutMs,
+      );
+      const checked = validate(CallToolResult, payload, `result of ${toolName}`);
+      if (!checked.ok) throw checked.error;
+      audit.add({ ...entry, at: now(), outcome: checked.value.isError ? 'error' : 'ok', ms: now() - started });
+      return checked.value;
+    } catch (error) {
+      const detail = errorMessage(error).slice(0, 1024);
+      audit.add({ ...entry, at: now(), outcome: 'error', ms: now() - started, detail });
+      throw error;
+    }
+  }
+
+  #bestTab(route: Route, exclude: ReadonlySet<number>): TabTools | undefined {
+    const { registry } = this.#options;
+    const candidates = [...registry.tabs.values()].filter(
+      (tab) => tab.domain === route.domain && registry.policy.access(tab.url) === 'allowed',
+    );
+    return bestTabForDomain(
+      candidates.map((tab) => ({
+        tab,
+        tabId: tab.tabId,
+        domain: route.domain,
+        updatedAt: tab.updatedAt,
+        hasTool: (name: string) => hasTool(tab, name),
+      })),
+      route.domain,
+      route.toolName,
+      this.#options.activeTabId(),
+      exclude,
+    )?.tab;
+  }
+
+  /** mcp-b.md: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
+  async #reopen(route: Route): Promise<TabTools> {
+    const { registry, opener, openWaitMs } = this.#options;
+    const cached = registry.cached.get(cacheKey(route.domain, route.toolName));
+    const url = cached?.url ?? `https://${route.domain}`;
+    if (!opener) {
+      throw new ProtocolError(ErrorCode.TabNotFound, `No open tab of ${route.domain} offers "${route.toolName}".`);
+    }
+    this.#options.log('call.reopen', { url, tool: route.toolName });
+    const tabId = await opener.open(url);
+    // A page that redirected to another domain is not the cached tool's page.
+    const registered = await this.#options.delivery.waitForRegistration(
+      tabId,
+      openWaitMs,
+      (tab) => tab.domain === route.domain && hasTool(tab, route.toolName),
+    );
+    const tab = registry.tabs.get(tabId);
+    if (!registered || !tab) {
+      throw new ProtocolError(
+        ErrorCode.TabNotFound,
+        `Opened ${url} in tab ${tabId} for "${route.toolName}", but its page did not offer that tool within ${openWaitMs} ms. It may need a sign-in; look at the tab, then try again.`,
+      );
+    }
+    return tab;
+  }
+}
+
+/** Repeating a call in another tab is safe only for tools that say so. */
+function isReplayable(tool: Tool | undefined): boolean {
+  return tool?.annotations?.readOnlyHint === true || tool?.annotations?.idempotentHint === true;
+}

@@ -1,0 +1,198 @@
+import type { ContentToBackground, Logger, Tool } from '@tabmcp/protocol';
+import { trimCache } from './cache-limits';
+import { domainOf } from './domain';
+import { SitePolicy, siteOf } from './site-policy';
+import type { HubSnapshot, StoredCachedTool, StoredTab } from './store';
+import { cacheKey, hasTool, type TabTools } from './tab-tools';
+import { checkTools, isCached } from './tool-check';
+import type { HubViewState } from './view';
+
+export type ToolListMessage = Extract<ContentToBackground, { method: 'browser/registerTools' | 'browser/updateTools' }>;
+
+export interface Registration {
+  entry: TabTools;
+  accepted: number;
+  /** At most a few reasons and a count, for the audit log. */
+  rejected: Array<{ name: string; reason: string }>;
+  /** The same tools again (a re-registration after a worker restart): nothing visible changed. */
+  unchanged: boolean;
+}
+
+/**
+ * What the hub knows, and nothing about how it is told or asked: each tab's tools with its number,
+ * the cached tools that outlive their tabs, and the user's site decisions.
+ */
+export class TabRegistry {
+  readonly tabs = new Map<number, TabTools>();
+  readonly cached = new Map<string, StoredCachedTool>();
+  readonly policy = new SitePolicy();
+  readonly #now: () => number;
+  readonly #log: Logger;
+
+  constructor(now: () => number, log: Logger) {
+    this.#now = now;
+    this.#log = log;
+  }
+
+  register(tabId: number, message: ToolListMessage, senderUrl: string | undefined): Registration {
+    const previous = this.tabs.get(tabId);
+    const isRegister = message.method === 'browser/registerTools';
+    const url = senderUrl ?? (isRegister ? message.params.tabUrl : undefined) ?? previous?.url;
+    const domain = domainOf(url);
+    const { accepted, rejected } = checkTools(message.params.tools);
+    const sameDomain = previous !== undefined && previous.domain === domain;
+    const unchanged = sameDomain && previous.url === url && sameTools(previous.tools, accepted);
+    const entry: TabTools = {
+      tabId,
+      url,
+      domain,
+      ordinal: sameDomain ? previous.ordinal : this.freeOrdinal(domain),
+      source: message.params.source ?? previous?.source,
+      tools: unchanged ? previous.tools : accepted,
+      updatedAt: this.#now(),
+      lastSeen: this.#now(),
+      capabilities: (isRegister ? message.params.capabilities : undefined) ?? previous?.capabilities,
+      connected: true,
+    };
+    this.tabs.set(tabId, entry);
+    if (message.params.extensions) {
+      // mcp-b.md reserves `extensions` for fields no version defines yet: none is read, but none vanishes unseen.
+      this.#log('extensions.ignored', { tabId, keys: Object.keys(message.params.extensions).slice(0, 10) });
+    }
+    if (entry.source !== 'dom') this.#forgetWithdrawn(entry, previous);
+    this.cacheTools(entry);
+    return { entry, accepted: accepted.length, rejected: summarize(rejected), unchanged };
+  }
+
+  /**
+   * A tab from storage, unless its number went to a tab that registered first. A restored tab is
+   * not connected until its content script registers again.
+   */
+  adopt(stored: StoredTab, lastSeen: number): void {
+    const ordinal = this.#ordinalTaken(stored.domain, stored.ordinal, stored.tabId)
+      ? this.freeOrdinal(stored.domain)
+      : stored.ordinal;
+    this.tabs.set(stored.tabId, {
+      ...stored,
+      ordinal,
+      source: stored.source,
+      lastSeen,
+      capabilities: stored.capabilities,
+      connected: false,
+    });
+  }
+
+  freeOrdinal(domain: string | undefined): number {
+    for (let n = 1; ; n++) if (!this.#ordinalTaken(domain, n)) return n;
+  }
+
+  #ordinalTaken(domain: string | undefined, ordinal: number, except?: number): boolean {
+    for (const tab of this.tabs.values()) {
+      if (tab.domain === domain && tab.ordinal === ordinal && tab.tabId !== except) return true;
+    }
+    return false;
+  }
+
+  /** Only allowed sites get cached tools (they are persisted and outlive the tab), within CACHE_LIMITS. */
+  cacheTools(tab: TabTools): void {
+    const { domain, url } = tab;
+    if (!domain || !url || this.policy.access(url) !== 'allowed') return;
+    let added = false;
+    for (const tool of tab.tools) {
+      if (!isCached(tool)) continue;
+      this.cached.set(cacheKey(domain, tool.name), { domain, url, tool, savedAt: this.#now() });
+      added = true;
+    }
+    if (!added) return;
+    const kept = trimCache(this.cached.values(), this.#now());
+    if (kept.length === this.cached.size) return;
+    this.#log('cache.trimmed', { dropped: this.cached.size - kept.length });
+    this.cached.clear();
+    for (const cached of kept) this.cache(cached);
+  }
+
+  cache(entry: StoredCachedTool): void {
+    this.cached.set(cacheKey(entry.domain, entry.tool.name), entry);
+  }
+
+  /**
+   * A page that lists its tools again without a cached one has withdrawn it, so its cached copy
+   * (and its listing) goes too: the tab that offered it, or a new load of the page it was cached
+   * from. Derived (`dom`) lists are left out: they say nothing about the page's own tools.
+   */
+  #forgetWithdrawn(tab: TabTools, previous: TabTools | undefined): void {
+    const page = pageOf(tab.url);
+    for (const [key, cached] of this.cached) {
+      if (cached.domain !== tab.domain || hasTool(tab, cached.tool.name)) continue;
+      const offeredHere = previous?.domain === tab.domain && hasTool(previous, cached.tool.name);
+      if (!offeredHere && (page === undefined || pageOf(cached.url) !== page)) continue;
+      this.cached.delete(key);
+      this.#log('cache.withdrawn', { tabId: tab.tabId, domain: cached.domain, tool: cached.tool.name });
+    }
+  }
+
+  forgetCached(site: string): void {
+    for (const [key, cached] of this.cached) if (siteOf(cached.url) === site) this.cached.delete(key);
+  }
+
+  viewState(activeTabId: number | undefined, canCache: boolean): HubViewState {
+    return {
+      tabs: [...this.tabs.values()],
+      cached: [...this.cached.values()],
+      siteAccess: (url) => this.policy.access(url),
+      activeTabId,
+      canCache,
+    };
+  }
+
+  snapshot(): HubSnapshot {
+    const tabs: StoredTab[] = [];
+    for (const tab of this.tabs.values()) {
+      if (tab.domain === undefined || tab.url === undefined) continue;
+      tabs.push({
+        tabId: tab.tabId,
+        url: tab.url,
+        domain: tab.domain,
+        ordinal: tab.ordinal,
+        ...(tab.source ? { source: tab.source } : {}),
+        tools: tab.tools,
+        updatedAt: tab.updatedAt,
+        // A connected tab is alive now; a restored one still waiting keeps what was stored.
+        lastSeen: tab.connected ? this.#now() : tab.lastSeen,
+        ...(tab.capabilities ? { capabilities: tab.capabilities } : {}),
+      });
+    }
+    // The same limits as on load, so what is saved always loads whole.
+    const cached = trimCache(this.cached.values(), this.#now());
+    return { version: 1, tabs, cached, sites: this.policy.entries() };
+  }
+}
+
+/** A page refusing thousands of tools gets a few reasons and a count, not thousands of log lines. */
+function summarize(rejected: Array<{ name: string; reason: string }>): Array<{ name: string; reason: string }> {
+  const shown = 10;
+  if (rejected.length <= shown) return rejected;
+  const rest = rejected.slice(shown);
+  return [
+    ...rejected.slice(0, shown),
+    {
+      name: `(${rest.length} more)`,
+      reason: `${rejected.length} tools refused in all; the last: ${rest.at(-1)?.reason}`,
+    },
+  ];
+}
+
+/** A page as a cached tool remembers it: the same document whatever its query or fragment. */
+function pageOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const { origin, pathname } = new URL(url);
+    return `${origin}${pathname}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameTools(a: Tool[], b: Tool[]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
