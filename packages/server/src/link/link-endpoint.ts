@@ -4,6 +4,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
+  ListenerSet,
   type Logger,
   type OpenTabResult,
   type PageMethod,
@@ -13,7 +14,7 @@ import {
   type ServerToExtension,
   type TabInfo,
 } from '@tabmcp/protocol';
-import type { BrowserConnection } from '../core/browser-connection';
+import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { UpSignal } from '../core/up-signal';
 import { withId } from './extension-mux';
 
@@ -33,9 +34,7 @@ export class LinkEndpoint implements BrowserConnection {
   readonly #upSignal = new UpSignal();
   readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
+  readonly #listeners = new ListenerSet<LinkEvents>();
 
   readonly #requestTimeoutMs: number;
 
@@ -65,14 +64,18 @@ export class LinkEndpoint implements BrowserConnection {
     this.#send = send;
     if (wasUp) return;
     this.#upSignal.notifyUp();
-    this.onup?.();
+    this.#listeners.emit('up');
+  }
+
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
+    return this.#listeners.on(type, listener);
   }
 
   detach(reason: string): void {
     if (!this.#send) return;
     this.#send = undefined;
     this.#pending.rejectAll(() => new ProtocolError(ErrorCode.BrowserNotConnected, reason));
-    this.ondown?.(reason);
+    this.#listeners.emit('down', reason);
   }
 
   /** A message from the extension meant for this endpoint (replies already carry this endpoint's ids). */
@@ -97,7 +100,7 @@ export class LinkEndpoint implements BrowserConnection {
         else this.#settle(message.requestId, { kind: 'value', value: message.result });
         return;
       default:
-        this.onevent?.(message);
+        this.#listeners.emit('event', message);
     }
   }
 

@@ -4,6 +4,7 @@ import {
   ErrorCode,
   errorMessage,
   ListExtensionsResult,
+  ListenerSet,
   type Logger,
   McpHandshakeResult,
   type OpenTabResult,
@@ -19,7 +20,7 @@ import {
   type TabInfo,
   validate,
 } from '@tabmcp/protocol';
-import type { BrowserConnection } from '../core/browser-connection';
+import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { UpSignal } from '../core/up-signal';
 import { chooseExtension, plainTextTokenWarning } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
@@ -62,7 +63,7 @@ type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
  * list_extensions, connect (by id, by name, or the only browser), then the session's requests as
  * forwarded methods. Tab and tool changes come from a getTabs long poll (the extension stays
  * passive). When the browser or the proxy goes away, every call in flight is answered with an
- * error that says so, the session hears `ondown`, and this side reconnects with backoff.
+ * error that says so, the session hears `down`, and this side reconnects with backoff.
  */
 export class ProxyBrowserConnection implements BrowserConnection {
   readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
@@ -77,9 +78,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   #stopped = false;
   readonly #sleepers = new Set<() => void>();
   #lost: ((reason: string) => void) | undefined;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
+  readonly #listeners = new ListenerSet<LinkEvents>();
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = {
@@ -117,6 +116,10 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#down('tabmcp is shutting down');
     this.#rpc?.close();
     for (const wake of [...this.#sleepers]) wake();
+  }
+
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
+    return this.#listeners.on(type, listener);
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
@@ -279,7 +282,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#problem = '';
     this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
     this.#upSignal.notifyUp();
-    this.onup?.();
+    this.#listeners.emit('up');
     void this.#poll(rpc, this.#epoch);
     return true;
   }
@@ -314,7 +317,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
         `The remote browser is gone (${reason}); tabmcp reconnects by itself`,
       ),
     );
-    this.ondown?.(`The remote browser is gone: ${reason}`);
+    this.#listeners.emit('down', `The remote browser is gone: ${reason}`);
   }
 
   /** The getTabs long poll: each answer is turned into the link events the session knows. */
@@ -345,7 +348,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
         if (this.#epoch !== epoch) return;
         const events = diffTabs(this.#known, tabs);
         this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
-        for (const event of events) this.onevent?.(event);
+        for (const event of events) this.#listeners.emit('event', event);
         const gap = started + MIN_POLL_GAP_MS - Date.now();
         if (gap > 0) await this.#sleep(gap);
       } catch (error) {
