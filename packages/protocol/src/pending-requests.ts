@@ -1,4 +1,5 @@
 import { ErrorCode, ProtocolError } from './errors';
+import { abortError } from './with-timeout';
 
 /** How one request waits, beyond its timeout. */
 export interface PendingOptions {
@@ -144,14 +145,4 @@ export class PendingRequests<T> {
     this.#entries.delete(id);
     return entry;
   }
-}
-
-/** The reason an aborted signal carries, as an Error. */
-function abortError(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error) return reason;
-  return new ProtocolError(
-    ErrorCode.InternalError,
-    `The wait was aborted${reason === undefined ? '' : `: ${String(reason)}`}`,
-  );
 }

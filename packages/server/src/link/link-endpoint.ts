@@ -15,7 +15,7 @@ import {
   type TabInfo,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
-import { UpSignal } from '../core/up-signal';
+import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
@@ -31,7 +31,6 @@ const PAGE_LOAD_BUDGET_MS = 30_000;
  */
 export class LinkEndpoint implements BrowserConnection {
   readonly #pending = new PendingRequests<Reply>();
-  readonly #upSignal = new UpSignal();
   readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
   readonly #listeners = new ListenerSet<LinkEvents>();
@@ -63,7 +62,6 @@ export class LinkEndpoint implements BrowserConnection {
     const wasUp = this.isUp;
     this.#send = send;
     if (wasUp) return;
-    this.#upSignal.notifyUp();
     this.#listeners.emit('up');
   }
 
@@ -105,7 +103,7 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    return this.#upSignal.wait(this.isUp, timeoutMs);
+    return untilUp(this, timeoutMs);
   }
 
   async connect() {

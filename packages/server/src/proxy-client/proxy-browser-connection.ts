@@ -19,9 +19,10 @@ import {
   type RemoteTabInfo,
   type TabInfo,
   validate,
+  waitUntil,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
-import { UpSignal } from '../core/up-signal';
+import { untilUp } from '../core/until-up';
 import { chooseExtension, plainTextTokenWarning } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
@@ -69,14 +70,14 @@ export class ProxyBrowserConnection implements BrowserConnection {
   readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
     Pick<ProxyConnectionOptions, 'browserName' | 'extensionId'>;
   readonly #log: Logger;
-  readonly #upSignal = new UpSignal();
   #rpc: ProxyRpc | undefined;
   #up = false;
   #epoch = 0;
   #known = new Map<number, TabInfo>();
   #problem = 'tabmcp is still connecting to the proxy';
   #stopped = false;
-  readonly #sleepers = new Set<() => void>();
+  /** Aborted by close(): wakes the reconnect loop's sleeps at once. */
+  readonly #closing = new AbortController();
   #lost: ((reason: string) => void) | undefined;
   readonly #listeners = new ListenerSet<LinkEvents>();
 
@@ -115,7 +116,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#stopped = true;
     this.#down('tabmcp is shutting down');
     this.#rpc?.close();
-    for (const wake of [...this.#sleepers]) wake();
+    this.#closing.abort();
   }
 
   on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
@@ -123,7 +124,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    return this.#upSignal.wait(this.#up, timeoutMs);
+    return untilUp(this, timeoutMs);
   }
 
   async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
@@ -281,7 +282,6 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#epoch += 1;
     this.#problem = '';
     this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
-    this.#upSignal.notifyUp();
     this.#listeners.emit('up');
     void this.#poll(rpc, this.#epoch);
     return true;
@@ -379,16 +379,10 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   /** A pause that close() cuts short. */
+  /** Resolves after `ms`, or at once when the connection closes. */
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#sleepers.add(done);
-    });
+    const { signal } = this.#closing;
+    return waitUntil<void>(() => undefined, { timeoutMs: ms, onTimeout: () => undefined, signal }).catch(() => {});
   }
 }
 
