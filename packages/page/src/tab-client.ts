@@ -5,6 +5,7 @@ import {
   PendingRequests,
   ProtocolError,
   tabEnvelope,
+  waitUntil,
 } from '@tabmcp/protocol/light';
 import { isRpcNotification, isRpcResponse, type RpcNotification } from './jsonrpc-guard';
 
@@ -64,20 +65,21 @@ export class TabClient {
 
   /** Resolves once a server answered the handshake; rejects after the connect timeout. */
   connect(): Promise<void> {
-    if (this.#ready) return this.#ready;
-    this.#ready = new Promise<void>((resolve, reject) => {
-      const retry = setInterval(() => this.#post('mcp-check-ready'), 250);
-      const timer = setTimeout(() => {
-        clearInterval(retry);
-        reject(new ProtocolError(ErrorCode.RequestTimeout, this.#silenceMessage()));
-      }, this.#connectTimeoutMs);
-      this.#markReady = () => {
-        clearInterval(retry);
-        clearTimeout(timer);
-        resolve();
-      };
-      this.#post('mcp-check-ready');
-    });
+    // A server that starts later than this client misses the first check: ask again every 250 ms.
+    this.#ready ??= waitUntil<void>(
+      (done) => {
+        this.#markReady = () => done();
+        const retry = setInterval(() => this.#post('mcp-check-ready'), 250);
+        this.#post('mcp-check-ready');
+        return () => clearInterval(retry);
+      },
+      {
+        timeoutMs: this.#connectTimeoutMs,
+        onTimeout: () => {
+          throw new ProtocolError(ErrorCode.RequestTimeout, this.#silenceMessage());
+        },
+      },
+    );
     return this.#ready;
   }
 
@@ -95,7 +97,7 @@ export class TabClient {
   /** Rejects after `timeoutMs`, or with the reason when the client closes. */
   request(method: string, params?: unknown, timeoutMs = this.#requestTimeoutMs): Promise<unknown> {
     const id = this.#pending.nextId(this.#idPrefix);
-    const answer = this.#pending.wait(id, 'page', timeoutMs, () => '', {
+    const answer = this.#pending.wait(id, 'page', timeoutMs, () => `The page (${method})`, {
       timeoutError: () =>
         new ProtocolError(ErrorCode.RequestTimeout, `The page did not answer ${method} within ${timeoutMs} ms`),
     });
