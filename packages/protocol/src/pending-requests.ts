@@ -17,6 +17,9 @@ export interface Settle<T> {
   reject(error: Error): void;
 }
 
+// Most waits have no signal: they share this instead of a closure each (the call path is hot).
+const NOTHING_TO_STOP = () => {};
+
 interface Entry<T> extends Settle<T> {
   timer: ReturnType<typeof setTimeout>;
   group: string | number;
@@ -84,10 +87,13 @@ export class PendingRequests<T> {
       );
     }, timeoutMs);
     if (options.unref) (timer as { unref?: () => void }).unref?.();
-    const signal = options.signal;
-    const onAbort = () => this.reject(id, abortError(signal));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const stopListening = () => signal?.removeEventListener('abort', onAbort);
+    const { signal } = options;
+    let stopListening = NOTHING_TO_STOP;
+    if (signal) {
+      const onAbort = () => this.reject(id, abortError(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+      stopListening = () => signal.removeEventListener('abort', onAbort);
+    }
     this.#entries.set(id, { resolve: settle.resolve, reject: settle.reject, timer, group, stopListening });
   }
 
