@@ -1,5 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
-import type { CallToolResult } from '@tabmcp/protocol';
+import { type CallToolResult, waitUntil } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
@@ -148,13 +148,15 @@ function watchTabLoad(tabId: number): TabLoadWatch {
     loaded: (timeoutMs) =>
       completed || closed
         ? Promise.resolve(completed)
-        : new Promise((resolve) => {
-            const timer = setTimeout(() => resolve(undefined), timeoutMs);
-            wake = () => {
-              clearTimeout(timer);
-              resolve(completed);
-            };
-          }),
+        : waitUntil<chrome.tabs.Tab | undefined>(
+            (done) => {
+              wake = () => done(completed);
+              return () => {
+                wake = () => {};
+              };
+            },
+            { timeoutMs, onTimeout: () => undefined },
+          ),
     stop: () => {
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
