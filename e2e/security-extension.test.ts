@@ -83,7 +83,7 @@ describe('security: the extension (issue 13)', () => {
     const extensionDir = join(dir, 'extension');
     cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extensionDir, { recursive: true });
     writeFileSync(join(extensionDir, 'config.json'), JSON.stringify({ port, token }));
-    endpoint.onevent = (event) => events.push(event as ExtensionToServer);
+    endpoint.on('event', (event) => events.push(event as ExtensionToServer));
   });
 
   after(async () => {

@@ -11,6 +11,14 @@ declare function clearInterval(handle: TimerHandle | undefined): void;
 declare function queueMicrotask(callback: () => void): void;
 declare function structuredClone<T>(value: T): T;
 
+// Waits a caller can cancel (PendingRequests, waitUntil): only what a listener of the signal uses.
+declare class AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}
+
 declare class URL {
   constructor(url: string, base?: string | URL);
   readonly href: string;

@@ -1,4 +1,4 @@
-import { DEFAULT_IFRAME_CHANNEL, ErrorCode, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
+import { DEFAULT_IFRAME_CHANNEL, ErrorCode, ProtocolError, waitUntil, withTimeout } from '@tabmcp/protocol/light';
 import { NOTIFICATION_METHODS } from './mcp-dispatch';
 import { TabClient } from './tab-client';
 import type {
@@ -179,12 +179,13 @@ export class McpWindowClient extends EventTarget {
     const requestTimeoutMs = this.#options.requestTimeoutMs ?? 30_000;
     const onNotification = (event: Event) => this.#dispatch((event as CustomEvent<McpNotificationDetail>).detail);
     // Both answers are bounded like every request, and a failed connect leaves no listener behind.
-    const bounded = <T>(what: string, pending: Promise<T>) =>
-      withTimeout(
-        pending,
-        timeoutMs,
-        () => new ProtocolError(ErrorCode.RequestTimeout, `The provider did not answer ${what} within ${timeoutMs} ms`),
-      );
+    const bounded = <T>(what: string, pending: Promise<T>, ms = timeoutMs) =>
+      withTimeout(pending, {
+        timeoutMs: ms,
+        onTimeout: () => {
+          throw new ProtocolError(ErrorCode.RequestTimeout, `The provider did not answer ${what} within ${ms} ms`);
+        },
+      });
     api.addEventListener(MCP_NOTIFICATION_EVENT, onNotification);
     let info: Awaited<ReturnType<typeof api.getServerInfo>>;
     let capabilities: Awaited<ReturnType<typeof api.getCapabilities>>;
@@ -200,16 +201,7 @@ export class McpWindowClient extends EventTarget {
     return {
       info,
       capabilities,
-      request: (method, params) =>
-        withTimeout(
-          callDirect(api, method, params),
-          requestTimeoutMs,
-          () =>
-            new ProtocolError(
-              ErrorCode.RequestTimeout,
-              `The provider did not answer ${method} within ${requestTimeoutMs} ms`,
-            ),
-        ),
+      request: (method, params) => bounded(method, callDirect(api, method, params), requestTimeoutMs),
       close: () => api.removeEventListener(MCP_NOTIFICATION_EVENT, onNotification),
     };
   }
@@ -260,19 +252,35 @@ function isWindowMcpApi(value: unknown): value is WindowMcpApi {
   );
 }
 
-async function waitForProvider(win: Window, namespace: string, timeoutMs: number): Promise<WindowMcpApi> {
-  const started = Date.now();
-  for (;;) {
+/** A page exposes its provider whenever its code runs, with no event to hear: look every 25 ms. */
+function waitForProvider(win: Window, namespace: string, timeoutMs: number): Promise<WindowMcpApi> {
+  const found = () => {
     const candidate = (win as unknown as Record<string, unknown>)[namespace];
-    if (isWindowMcpApi(candidate)) return candidate;
-    if (Date.now() - started >= timeoutMs) {
-      throw new ProtocolError(
-        ErrorCode.RequestTimeout,
-        `No MCP provider found at window.${namespace} within ${timeoutMs} ms: the page must create one (new McpWindowProvider(...).exposeOnWindow('${namespace}'))`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+    return isWindowMcpApi(candidate) ? candidate : undefined;
+  };
+  return waitUntil<WindowMcpApi>(
+    (done) => {
+      const now = found();
+      if (now) {
+        done(now);
+        return undefined;
+      }
+      const poll = setInterval(() => {
+        const later = found();
+        if (later) done(later);
+      }, 25);
+      return () => clearInterval(poll);
+    },
+    {
+      timeoutMs,
+      onTimeout: () => {
+        throw new ProtocolError(
+          ErrorCode.RequestTimeout,
+          `No MCP provider found at window.${namespace} within ${timeoutMs} ms: the page must create one (new McpWindowProvider(...).exposeOnWindow('${namespace}'))`,
+        );
+      },
+    },
+  );
 }
 
 async function callDirect(api: WindowMcpApi, method: string, params: JsonObject): Promise<unknown> {

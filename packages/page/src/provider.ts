@@ -360,7 +360,12 @@ function runHandler<T>(handler: () => T | Promise<T>, ms: number, name: string):
   const running = new Promise<T>((resolve) => resolve(handler())).catch((error: unknown) => {
     throw error instanceof Error ? error : new Error(`${name}: ${String(error)}`);
   });
-  return withTimeout(running, ms, () => new Error(`timed out after ${ms} ms`));
+  return withTimeout(running, {
+    timeoutMs: ms,
+    onTimeout: () => {
+      throw new Error(`timed out after ${ms} ms`);
+    },
+  });
 }
 
 /** `product://{id}/reviews/{page}` → a matcher that returns `{id, page}` or undefined. */

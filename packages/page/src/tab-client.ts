@@ -1,4 +1,12 @@
-import { DEFAULT_TAB_CHANNEL, ErrorCode, isTabEnvelope, ProtocolError, tabEnvelope } from '@tabmcp/protocol/light';
+import {
+  DEFAULT_TAB_CHANNEL,
+  ErrorCode,
+  isTabEnvelope,
+  PendingRequests,
+  ProtocolError,
+  tabEnvelope,
+  waitUntil,
+} from '@tabmcp/protocol/light';
 import { isRpcNotification, isRpcResponse, type RpcNotification } from './jsonrpc-guard';
 
 export interface TabClientOptions {
@@ -17,12 +25,6 @@ export interface TabClientOptions {
   requestTimeoutMs?: number;
 }
 
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: Error): void;
-  timer: ReturnType<typeof setTimeout>;
-}
-
 /**
  * An MCP client for a tab server in the same window (MCP-B's `TabClientTransport` wire format),
  * minimal by design: the content script uses it to list and call a page's tools.
@@ -37,8 +39,7 @@ export class TabClient {
   readonly #requestTimeoutMs: number;
   // A random prefix keeps our ids apart from any other client on the same channel.
   readonly #idPrefix = `tabmcp-${Math.random().toString(36).slice(2, 10)}-`;
-  readonly #pending = new Map<string, Pending>();
-  #nextId = 1;
+  readonly #pending = new PendingRequests<unknown>();
   #closed = false;
   #ready: Promise<void> | undefined;
   #markReady: (() => void) | undefined;
@@ -64,20 +65,21 @@ export class TabClient {
 
   /** Resolves once a server answered the handshake; rejects after the connect timeout. */
   connect(): Promise<void> {
-    if (this.#ready) return this.#ready;
-    this.#ready = new Promise<void>((resolve, reject) => {
-      const retry = setInterval(() => this.#post('mcp-check-ready'), 250);
-      const timer = setTimeout(() => {
-        clearInterval(retry);
-        reject(new ProtocolError(ErrorCode.RequestTimeout, this.#silenceMessage()));
-      }, this.#connectTimeoutMs);
-      this.#markReady = () => {
-        clearInterval(retry);
-        clearTimeout(timer);
-        resolve();
-      };
-      this.#post('mcp-check-ready');
-    });
+    // A server that starts later than this client misses the first check: ask again every 250 ms.
+    this.#ready ??= waitUntil<void>(
+      (done) => {
+        this.#markReady = () => done();
+        const retry = setInterval(() => this.#post('mcp-check-ready'), 250);
+        this.#post('mcp-check-ready');
+        return () => clearInterval(retry);
+      },
+      {
+        timeoutMs: this.#connectTimeoutMs,
+        onTimeout: () => {
+          throw new ProtocolError(ErrorCode.RequestTimeout, this.#silenceMessage());
+        },
+      },
+    );
     return this.#ready;
   }
 
@@ -92,17 +94,15 @@ export class TabClient {
     return result;
   }
 
+  /** Rejects after `timeoutMs`, or with the reason when the client closes. */
   request(method: string, params?: unknown, timeoutMs = this.#requestTimeoutMs): Promise<unknown> {
-    if (this.#closed) return Promise.reject(new ProtocolError(ErrorCode.InternalError, 'Tab client is closed'));
-    const id = `${this.#idPrefix}${this.#nextId++}`;
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.#pending.delete(id);
-        reject(new ProtocolError(ErrorCode.RequestTimeout, `The page did not answer ${method} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.#pending.set(id, { resolve, reject, timer });
-      this.#post({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    const id = this.#pending.nextId(this.#idPrefix);
+    const answer = this.#pending.wait(id, 'page', timeoutMs, () => `The page (${method})`, {
+      timeoutError: () =>
+        new ProtocolError(ErrorCode.RequestTimeout, `The page did not answer ${method} within ${timeoutMs} ms`),
     });
+    if (!this.#closed) this.#post({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+    return answer;
   }
 
   notify(method: string, params?: unknown): void {
@@ -113,11 +113,7 @@ export class TabClient {
     if (this.#closed) return;
     this.#closed = true;
     this.#win.removeEventListener('message', this.#onMessage);
-    for (const [id, pending] of this.#pending) {
-      clearTimeout(pending.timer);
-      pending.reject(new ProtocolError(ErrorCode.InternalError, reason));
-      this.#pending.delete(id);
-    }
+    this.#pending.close(() => new ProtocolError(ErrorCode.InternalError, reason));
     this.onclose?.();
   }
 
@@ -168,13 +164,9 @@ export class TabClient {
     }
     if (isRpcResponse(payload)) {
       const id = String(payload.id);
-      const pending = this.#pending.get(id);
-      if (!pending) return;
-      this.#pending.delete(id);
-      clearTimeout(pending.timer);
       if (payload.error)
-        pending.reject(new ProtocolError(payload.error.code, payload.error.message, payload.error.data));
-      else pending.resolve(payload.result);
+        this.#pending.reject(id, new ProtocolError(payload.error.code, payload.error.message, payload.error.data));
+      else this.#pending.resolve(id, payload.result);
       return;
     }
     if (isRpcNotification(payload)) this.onnotification?.(payload);

@@ -5,6 +5,7 @@ export * from './hub-link';
 export * from './jsonrpc';
 export * from './limits';
 export * from './link-auth';
+export * from './listener-set';
 export * from './logger';
 export * from './parse';
 export * from './pending-requests';

@@ -126,4 +126,22 @@ describe('the all view and page resources', () => {
     await view.callTool('open_tab', { url: 'http://shop.test/second' });
     assert.deepEqual(events, ['focus']);
   });
+
+  it('hears the link beside the session: both follow a drop, and the hub list is fetched again when it is back', async () => {
+    const { view, session, settle, names, browser } = setup();
+    await view.callTool('connect_browser', {});
+    await settle();
+    assert.ok(names().includes(searchTool.name));
+    browser.drop();
+    await settle();
+    assert.equal(session.state, 'DISCONNECTED', 'the session still hears the link');
+    const asked = browser.requests.length;
+    browser.hubTools = [searchTool, goneTool];
+    browser.up();
+    await settle();
+    await settle();
+    assert.equal(browser.requests.length, asked + 1, 'the view asked the hub again');
+    assert.equal(browser.requests.at(-1)?.type, 'listHubTools');
+    assert.ok(names().includes(goneTool.name), 'and shows what the hub has now');
+  });
 });

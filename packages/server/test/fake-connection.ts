@@ -1,5 +1,5 @@
-import { ErrorCode, ProtocolError, type ServerRequest, type TabInfo, type Tool } from '@tabmcp/protocol';
-import type { BrowserConnection } from '../src/core/browser-connection';
+import { ErrorCode, ListenerSet, ProtocolError, type ServerRequest, type TabInfo, type Tool } from '@tabmcp/protocol';
+import type { BrowserConnection, BrowserEvent, LinkEvents } from '../src/core/browser-connection';
 
 /** An in-memory browser for the session core: tabs with tools, and calls that echo their arguments. */
 export class FakeBrowser implements BrowserConnection {
@@ -7,9 +7,11 @@ export class FakeBrowser implements BrowserConnection {
   tabs = new Map<number, TabInfo & { tools: Tool[] }>();
   calls: Array<{ tabId: number; toolName: string; args: Record<string, unknown> }> = [];
   nextId = 100;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
+  readonly #listeners = new ListenerSet<LinkEvents>();
+
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
+    return this.#listeners.on(type, listener);
+  }
 
   async waitUntilUp(): Promise<boolean> {
     return this.isUp;
@@ -55,13 +57,19 @@ export class FakeBrowser implements BrowserConnection {
   }
 
   /** The browser side changes something on its own. */
-  emit(event: Parameters<NonNullable<BrowserConnection['onevent']>>[0]): void {
-    this.onevent?.(event);
+  emit(event: BrowserEvent): void {
+    this.#listeners.emit('event', event);
   }
 
   drop(): void {
     this.isUp = false;
-    this.ondown?.('test drop');
+    this.#listeners.emit('down', 'test drop');
+  }
+
+  /** The link comes (back) up. */
+  up(): void {
+    this.isUp = true;
+    this.#listeners.emit('up');
   }
 }
 

@@ -37,7 +37,7 @@ describe('LinkEndpoint: one agent end of the browser link', () => {
     const sent: ServerToExtension[] = [];
     endpoint.attach((message) => sent.push(message));
     const events: string[] = [];
-    endpoint.onevent = (event) => events.push(event.type);
+    endpoint.on('event', (event) => events.push(event.type));
     const closing = endpoint.closeTab(5);
     const request = sent[0];
     assert.ok(request && request.type === 'closeTab');

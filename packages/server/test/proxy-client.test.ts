@@ -127,11 +127,11 @@ describe('ProxyBrowserConnection against a real proxy', () => {
     const events: BrowserEvent[] = [];
     const downs: string[] = [];
     let ups = 0;
-    connection.onevent = (event) => events.push(event);
-    connection.ondown = (reason) => downs.push(reason);
-    connection.onup = () => {
+    connection.on('event', (event) => events.push(event));
+    connection.on('down', (reason) => downs.push(reason));
+    connection.on('up', () => {
       ups += 1;
-    };
+    });
     connection.start();
     assert.equal(await connection.waitUntilUp(5_000), true);
     const { tabs } = await connection.connect();

@@ -137,8 +137,7 @@ describe('BrowserSession state machine', () => {
     assert.equal(session.state, 'DISCONNECTED');
     assert.deepEqual(names(), ['connect_browser']);
 
-    browser.isUp = true;
-    browser.onup?.();
+    browser.up();
     await settle();
     await settle();
     assert.equal(session.state, 'TAB_FOCUSED', 'recovers by itself and keeps the focus');

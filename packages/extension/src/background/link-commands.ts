@@ -1,5 +1,12 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
-import { ErrorCode, type ExtensionToServer, errorMessage, ProtocolError, type ServerRequest } from '@tabmcp/protocol';
+import {
+  ErrorCode,
+  type ExtensionToServer,
+  errorMessage,
+  ProtocolError,
+  type ServerRequest,
+  waitUntil,
+} from '@tabmcp/protocol';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
@@ -155,16 +162,11 @@ function waitForLoad(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab>
 
 function waitForTools(hub: Hub, tabId: number, timeoutMs: number): Promise<boolean> {
   if (hub.hasRegistered(tabId)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      stop();
-      resolve(false);
-    }, timeoutMs);
-    const stop = hub.onToolsChanged((changedTabId) => {
-      if (changedTabId !== tabId || !hub.hasRegistered(tabId)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(true);
-    });
-  });
+  return waitUntil<boolean>(
+    (done) =>
+      hub.onToolsChanged((changedTabId) => {
+        if (changedTabId === tabId && hub.hasRegistered(tabId)) done(true);
+      }),
+    { timeoutMs, onTimeout: () => false },
+  );
 }

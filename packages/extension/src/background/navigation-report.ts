@@ -1,5 +1,5 @@
 import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
-import type { CallToolResult, ContentToBackground } from '@tabmcp/protocol';
+import { type CallToolResult, type ContentToBackground, waitUntil } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
@@ -197,13 +197,15 @@ function watchTabLoads(): TabLoadWatch {
     loaded: (tabId, timeoutMs) =>
       completed.has(tabId) || closed.has(tabId)
         ? Promise.resolve(completed.get(tabId))
-        : new Promise((resolve) => {
-            const timer = setTimeout(() => resolve(undefined), timeoutMs);
-            wakers.set(tabId, () => {
-              clearTimeout(timer);
-              resolve(completed.get(tabId));
-            });
-          }),
+        : waitUntil<chrome.tabs.Tab | undefined>(
+            (done) => {
+              wakers.set(tabId, () => done(completed.get(tabId)));
+              return () => {
+                wakers.delete(tabId);
+              };
+            },
+            { timeoutMs, onTimeout: () => undefined },
+          ),
     stop: () => {
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);

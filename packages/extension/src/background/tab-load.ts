@@ -1,4 +1,4 @@
-import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
+import { ErrorCode, ProtocolError, waitUntil } from '@tabmcp/protocol';
 
 export interface TabLoadOptions {
   timeoutMs: number;
@@ -12,44 +12,40 @@ export interface TabLoadOptions {
 
 /** Resolves with the tab once it finished loading; rejects when it closes, fails to start or takes too long. */
 export function waitForTabLoad(tabId: number, options: TabLoadOptions): Promise<chrome.tabs.Tab> {
-  return new Promise((resolve, reject) => {
-    let sawLoading = false;
-    const finish = (outcome: () => void) => {
-      clearTimeout(timer);
-      chrome.tabs.onUpdated.removeListener(onUpdated);
-      chrome.tabs.onRemoved.removeListener(onRemoved);
-      outcome();
-    };
-    const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
-      if (id !== tabId) return;
-      if (change.status === 'loading') sawLoading = true;
-      if (change.status === 'complete' && (sawLoading || !options.afterLoading)) finish(() => resolve(tab));
-    };
-    const onRemoved = (id: number) => {
-      if (id === tabId)
-        finish(() => reject(new ProtocolError(ErrorCode.TabNotFound, `Tab ${tabId} was closed while loading`)));
-    };
-    const timer = setTimeout(
-      () =>
-        finish(() =>
-          reject(
-            new ProtocolError(
-              ErrorCode.RequestTimeout,
-              `Tab ${tabId} did not finish loading within ${options.timeoutMs} ms`,
-            ),
-          ),
-        ),
-      options.timeoutMs,
-    );
-    chrome.tabs.onUpdated.addListener(onUpdated);
-    chrome.tabs.onRemoved.addListener(onRemoved);
-    options.start().then(
-      async () => {
-        const now = await chrome.tabs.get(tabId).catch(() => undefined);
-        if (now && !sawLoading && options.done(now)) finish(() => resolve(now));
+  return waitUntil<chrome.tabs.Tab>(
+    (done, fail) => {
+      let sawLoading = false;
+      const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
+        if (id !== tabId) return;
+        if (change.status === 'loading') sawLoading = true;
+        if (change.status === 'complete' && (sawLoading || !options.afterLoading)) done(tab);
+      };
+      const onRemoved = (id: number) => {
+        if (id === tabId) fail(new ProtocolError(ErrorCode.TabNotFound, `Tab ${tabId} was closed while loading`));
+      };
+      chrome.tabs.onUpdated.addListener(onUpdated);
+      chrome.tabs.onRemoved.addListener(onRemoved);
+      options.start().then(
+        async () => {
+          const now = await chrome.tabs.get(tabId).catch(() => undefined);
+          if (now && !sawLoading && options.done(now)) done(now);
+        },
+        (error: unknown) =>
+          fail(new ProtocolError(ErrorCode.ServerError, `Navigation failed in tab ${tabId}: ${error}`)),
+      );
+      return () => {
+        chrome.tabs.onUpdated.removeListener(onUpdated);
+        chrome.tabs.onRemoved.removeListener(onRemoved);
+      };
+    },
+    {
+      timeoutMs: options.timeoutMs,
+      onTimeout: () => {
+        throw new ProtocolError(
+          ErrorCode.RequestTimeout,
+          `Tab ${tabId} did not finish loading within ${options.timeoutMs} ms`,
+        );
       },
-      (error: unknown) =>
-        finish(() => reject(new ProtocolError(ErrorCode.ServerError, `Navigation failed in tab ${tabId}: ${error}`))),
-    );
-  });
+    },
+  );
 }

@@ -212,11 +212,12 @@ function main(): void {
 }
 
 async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource): Promise<Tool[]> {
-  const result = (await withTimeout(
-    client.request('tools/list'),
-    LIST_TIMEOUT_MS,
-    () => new ProtocolError(ErrorCode.RequestTimeout, `The page's ${source} server did not list its tools`),
-  )) as { tools?: unknown };
+  const result = (await withTimeout(client.request('tools/list'), {
+    timeoutMs: LIST_TIMEOUT_MS,
+    onTimeout: () => {
+      throw new ProtocolError(ErrorCode.RequestTimeout, `The page's ${source} server did not list its tools`);
+    },
+  })) as { tools?: unknown };
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
   // One malformed tool must not hide the page's other tools: drop it here with its reason.
   return result.tools.flatMap((raw: unknown) => {

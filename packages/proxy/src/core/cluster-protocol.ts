@@ -1,11 +1,10 @@
-import { ErrorCode, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import { ErrorCode, PendingRequests, ProtocolError, toProtocolError } from '@tabmcp/protocol';
 import type { Cluster } from '../cluster/cluster';
 import type { LeveledLogger } from '../log/logger';
 import type { AttachEnvelope, Envelope } from '../wire/envelopes';
 import type { ExtensionSession } from './extension-session';
 import type { McpSession } from './mcp-session';
 import { notificationFrame, requestFrame } from './outgoing';
-import { PendingAttaches } from './pending-attaches';
 import type { AttachOutcome, AttachRequest, CallOutcome } from './session';
 import { withTimeout } from './with-timeout';
 
@@ -48,7 +47,8 @@ export class ClusterProtocol {
   private readonly logger: LeveledLogger;
   private readonly routes: LocalRoutes;
   private readonly connectTimeoutMs: number;
-  private readonly pendingAttaches: PendingAttaches;
+  /** Connects that wait for another node to attach the client to its extension, grouped by that node. */
+  private readonly pendingAttaches = new PendingRequests<AttachOutcome>();
   private livenessRunning = false;
   private leaving = false;
 
@@ -58,7 +58,6 @@ export class ClusterProtocol {
     this.logger = options.logger;
     this.routes = options.routes;
     this.connectTimeoutMs = options.connectTimeoutMs;
-    this.pendingAttaches = new PendingAttaches(options.connectTimeoutMs);
   }
 
   join(): Promise<void> {
@@ -68,16 +67,30 @@ export class ClusterProtocol {
   /** Fails the attaches still waiting for another node, then leaves the cluster. */
   leave(reason: string): Promise<void> {
     this.leaving = true;
-    this.pendingAttaches.rejectAll(reason);
+    this.pendingAttaches.close(() => new ProtocolError(ErrorCode.ServerError, reason));
     return this.cluster.leave();
   }
 
   attachRemote(nodeId: string, request: AttachRequest): Promise<AttachOutcome> {
-    return this.pendingAttaches.start(
-      (rid) => this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }),
-      `${NOT_FOUND} (its proxy instance did not answer)`,
-      `${NOT_FOUND} (its proxy instance is unreachable)`,
+    const rid = crypto.randomUUID();
+    const attached = this.pendingAttaches.wait(
+      rid,
+      nodeId,
+      this.connectTimeoutMs,
+      () => `The proxy instance ${nodeId}`,
+      {
+        unref: true,
+        timeoutError: () =>
+          new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance did not answer)`),
+      },
     );
+    this.publish(nodeId, { t: 'attach', from: this.nodeId, rid, ...request }).catch(() =>
+      this.pendingAttaches.reject(
+        rid,
+        new ProtocolError(ErrorCode.ServerError, `${NOT_FOUND} (its proxy instance is unreachable)`),
+      ),
+    );
+    return attached;
   }
 
   detachRemote(nodeId: string, connectionId: string, extensionId: string): void {
@@ -154,11 +167,18 @@ export class ClusterProtocol {
         this.onAttach(envelope);
         return;
       case 'attach-result': {
-        const outcome = envelope.ok
-          ? { extensionName: envelope.extensionName ?? '', peerCount: envelope.peerCount ?? 1, nodeId: envelope.from }
-          : new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND);
+        const settled = envelope.ok
+          ? this.pendingAttaches.resolve(envelope.rid, {
+              extensionName: envelope.extensionName ?? '',
+              peerCount: envelope.peerCount ?? 1,
+              nodeId: envelope.from,
+            })
+          : this.pendingAttaches.reject(
+              envelope.rid,
+              new ProtocolError(ErrorCode.ServerError, envelope.message ?? NOT_FOUND),
+            );
         // Nobody waits any more (timed out) but the other node attached anyway: undo it there.
-        if (!this.pendingAttaches.settle(envelope.rid, outcome) && envelope.ok) {
+        if (!settled && envelope.ok) {
           this.detachRemote(envelope.from, envelope.connectionId, envelope.extensionId);
         }
         return;

@@ -56,7 +56,7 @@ export class McpSession implements Session {
   readonly mcpClientId = newMcpClientId();
   userId = '';
   link: Link | undefined;
-  readonly pending = new PendingCalls();
+  readonly pending: PendingCalls;
   private state: State;
   private connecting: ConnectAttempt | undefined;
   private readonly bucket: TokenBucket;
@@ -71,6 +71,9 @@ export class McpSession implements Session {
     preAuthenticated?: Identity,
   ) {
     this.bucket = new TokenBucket(host.limits.ratePerSecond, host.limits.rateBurst);
+    this.pending = new PendingCalls(host.limits.callTimeoutMs, (id, outcome) =>
+      this.send(outcome.error ? errorFrame(id, outcome.error) : resultFrame(id, outcome.result)),
+    );
     if (preAuthenticated) {
       this.becomeAuthenticated(preAuthenticated);
       this.state = 'ready';
@@ -138,7 +141,7 @@ export class McpSession implements Session {
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
     }
-    this.pending.takeAll();
+    this.pending.failAll('The client closed'); // answers nobody: the session is closed
     this.host.mcpSessionClosed(this);
   }
 
@@ -158,17 +161,13 @@ export class McpSession implements Session {
     if (!link || link.connectionId !== connectionId) return;
     this.link = undefined;
     this.host.unregisterConnection(connectionId);
-    for (const id of this.pending.takeAll()) {
-      this.send(errorFrameOf(id, ErrorCode.ServerError, `Extension disconnected: ${reason}`));
-    }
+    this.pending.failAll(`Extension disconnected: ${reason}`);
     this.send(notificationFrame('disconnected', { connection_id: connectionId, reason }));
     this.host.logger.info('mcp.link_ended', { mcp_client_id: this.mcpClientId, connection_id: connectionId, reason });
   }
 
   deliverReply(mappedId: string, outcome: CallOutcome): void {
-    const id = this.pending.take(mappedId);
-    if (id === undefined) return; // late (timed out, disconnected) or never asked: drop
-    this.send(outcome.error ? errorFrame(id, outcome.error) : resultFrame(id, outcome.result));
+    this.pending.settle(mappedId, outcome);
   }
 
   deliverNotification(method: string, params: unknown): void {
@@ -176,23 +175,13 @@ export class McpSession implements Session {
   }
 
   failCall(mappedId: string, code: number, message: string): void {
-    const id = this.pending.take(mappedId);
-    if (id !== undefined) this.send(errorFrameOf(id, code, message));
+    this.pending.fail(mappedId, code, message);
   }
 
   /** Fails every call in flight on a link that runs through `nodeId`'s bus; the link itself is kept. */
   failCallsVia(isUnreachable: (nodeId: string) => boolean, message: string): void {
     if (!this.link || !isUnreachable(this.link.nodeId) || this.pending.size === 0) return;
-    for (const id of this.pending.takeAll()) this.send(errorFrameOf(id, ErrorCode.ServerError, message));
-  }
-
-  expireCalls(now: number): void {
-    if (this.pending.size === 0) return;
-    for (const id of this.pending.takeExpired(now)) {
-      this.send(
-        errorFrameOf(id, ErrorCode.ServerError, `Extension did not answer within ${this.host.limits.callTimeoutMs} ms`),
-      );
-    }
+    this.pending.failAll(message);
   }
 
   private send(frame: string): void {
@@ -386,9 +375,7 @@ export class McpSession implements Session {
       this.link = undefined;
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
-      for (const callId of this.pending.takeAll()) {
-        this.send(errorFrameOf(callId, ErrorCode.ServerError, 'Disconnected from the extension before it answered'));
-      }
+      this.pending.failAll('Disconnected from the extension before it answered');
       this.host.logger.info('mcp.disconnected', { mcp_client_id: this.mcpClientId, connection_id: link.connectionId });
     }
     this.send(resultFrame(id, { disconnected: true }));
@@ -426,7 +413,7 @@ export class McpSession implements Session {
       );
       return;
     }
-    this.pending.add(mappedId, id, performance.now() + this.host.limits.callTimeoutMs);
+    this.pending.add(mappedId, id);
     this.host.forward(this, link, mappedId, method, params);
   }
 }

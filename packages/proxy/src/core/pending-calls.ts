@@ -1,44 +1,59 @@
-import type { JsonRpcId } from '@tabmcp/protocol';
+import { ErrorCode, type JsonRpcId, PendingRequests, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import type { CallOutcome } from './session';
 
-/** One MCP client's forwarded calls still waiting for the extension, keyed by mapped id. */
+/** Sends a forwarded call's outcome to the client, under the client's own id. */
+type Answer = (id: JsonRpcId, outcome: CallOutcome) => void;
+
+/**
+ * One MCP client's forwarded calls still waiting for the extension, keyed by mapped id. The client's
+ * original id (type preserved) rides along with each wait; PendingRequests owns the timeout, and its
+ * callbacks answer synchronously, so replies leave in the order they arrive.
+ */
 export class PendingCalls {
-  // Map keeps insertion order, so the oldest calls come first when expiring.
-  private readonly calls = new Map<string, { id: JsonRpcId; deadline: number }>();
+  private readonly requests = new PendingRequests<CallOutcome>();
+
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly answer: Answer,
+  ) {}
 
   get size(): number {
-    return this.calls.size;
+    return this.requests.size;
   }
 
   has(mappedId: string): boolean {
-    return this.calls.has(mappedId);
+    return this.requests.has(mappedId);
   }
 
-  add(mappedId: string, id: JsonRpcId, deadline: number): void {
-    this.calls.set(mappedId, { id, deadline });
+  add(mappedId: string, id: JsonRpcId): void {
+    this.requests.track(
+      mappedId,
+      'client',
+      this.timeoutMs,
+      () => 'The extension',
+      {
+        resolve: (outcome) => this.answer(id, outcome),
+        reject: (error) => this.answer(id, { error: toProtocolError(error).toJSON() }),
+      },
+      {
+        unref: true,
+        timeoutError: () =>
+          new ProtocolError(ErrorCode.ServerError, `Extension did not answer within ${this.timeoutMs} ms`),
+      },
+    );
   }
 
-  /** The client's original id (type preserved), removing the entry; undefined when unknown or late. */
-  take(mappedId: string): JsonRpcId | undefined {
-    const call = this.calls.get(mappedId);
-    if (call === undefined) return undefined;
-    this.calls.delete(mappedId);
-    return call.id;
+  /** False when nobody waits for `mappedId` (late, timed out, or never asked): the reply is dropped. */
+  settle(mappedId: string, outcome: CallOutcome): boolean {
+    return this.requests.resolve(mappedId, outcome);
   }
 
-  takeAll(): JsonRpcId[] {
-    const ids = [...this.calls.values()].map((call) => call.id);
-    this.calls.clear();
-    return ids;
+  fail(mappedId: string, code: number, message: string): boolean {
+    return this.requests.reject(mappedId, new ProtocolError(code, message));
   }
 
-  /** Deadlines grow with insertion order (one timeout for all), so the scan stops at the first live call. */
-  takeExpired(now: number): JsonRpcId[] {
-    const expired: JsonRpcId[] = [];
-    for (const [mappedId, call] of this.calls) {
-      if (call.deadline > now) break;
-      expired.push(call.id);
-      this.calls.delete(mappedId);
-    }
-    return expired;
+  /** Answers every call in flight with a -32000 error that says why. */
+  failAll(message: string): number {
+    return this.requests.rejectAll(() => new ProtocolError(ErrorCode.ServerError, message));
   }
 }

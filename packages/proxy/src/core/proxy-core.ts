@@ -55,7 +55,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   private readonly connections = new Map<string, McpSession>();
   private readonly peers: ClusterProtocol;
   private readonly livenessIntervalMs: number;
-  private sweepTimer: NodeJS.Timeout | undefined;
+  private clusterCheckTimer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
   private closing: Promise<void> | undefined;
 
@@ -85,9 +85,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   async start(): Promise<void> {
     await this.peers.join();
-    const sweepMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
-    this.sweepTimer = setInterval(() => this.expireCalls(), sweepMs);
-    this.sweepTimer.unref?.();
+    const checkMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
+    this.clusterCheckTimer = setInterval(() => this.failCallsViaLostCluster(), checkMs);
+    this.clusterCheckTimer.unref?.();
     this.livenessTimer = setInterval(() => void this.peers.checkLiveness(), this.livenessIntervalMs);
     this.livenessTimer.unref?.();
   }
@@ -127,7 +127,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   /** Closes every session (telling other nodes), then leaves the cluster. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      clearInterval(this.sweepTimer);
+      clearInterval(this.clusterCheckTimer);
       clearInterval(this.livenessTimer);
       for (const session of [...this.mcpSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
       for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
@@ -286,14 +286,11 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     extension.sendStatus();
   }
 
-  private expireCalls(): void {
-    const now = performance.now();
-    // Replies from another node come only through the cluster: with the link down they never will.
-    if (this.cluster.state() === 'down') {
-      const remote = (nodeId: string) => nodeId !== this.nodeId;
-      for (const session of this.mcpSessions) session.failCallsVia(remote, CLUSTER_LINK_LOST);
-    }
-    for (const session of this.mcpSessions) session.expireCalls(now);
+  /** Replies from another node come only through the cluster: with the link down they never will. */
+  private failCallsViaLostCluster(): void {
+    if (this.cluster.state() !== 'down') return;
+    const remote = (nodeId: string) => nodeId !== this.nodeId;
+    for (const session of this.mcpSessions) session.failCallsVia(remote, CLUSTER_LINK_LOST);
   }
 
   private remoteNodes(): Set<string> {

@@ -1,4 +1,4 @@
-import { toProtocolError } from '@tabmcp/protocol';
+import { toProtocolError, waitUntil } from '@tabmcp/protocol';
 import { Redis } from 'ioredis';
 import type { LeveledLogger } from '../log/logger';
 
@@ -83,15 +83,13 @@ export class RedisLink {
 
   /** Whether `event` came within `timeoutMs` (ioredis also emits 'error' while retrying, so not events.once). */
   private next(event: 'ready' | 'end', timeoutMs: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const done = (arrived: boolean) => {
-        clearTimeout(timer);
-        this.client.off(event, onEvent);
-        resolve(arrived);
-      };
-      const onEvent = () => done(true);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.client.once(event, onEvent);
-    });
+    return waitUntil<boolean>(
+      (done) => {
+        const onEvent = () => done(true);
+        this.client.once(event, onEvent);
+        return () => this.client.off(event, onEvent);
+      },
+      { timeoutMs, onTimeout: () => false },
+    );
   }
 }

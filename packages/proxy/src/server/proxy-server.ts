@@ -4,7 +4,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import type { Duplex } from 'node:stream';
-import { toProtocolError } from '@tabmcp/protocol';
+import { toProtocolError, waitUntil } from '@tabmcp/protocol';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
 import {
   type AuthOptions,
@@ -357,15 +357,16 @@ function closeReason(reason: string): string {
   return `${cut}...`;
 }
 
+/** Sockets close on their own schedule, with no event for "all of them": look every 10 ms, give up after `timeoutMs`. */
 function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    if (condition()) return resolve();
-    const started = Date.now();
-    const timer = setInterval(() => {
-      if (condition() || Date.now() - started > timeoutMs) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 10);
-  });
+  if (condition()) return Promise.resolve();
+  return waitUntil<void>(
+    (done) => {
+      const poll = setInterval(() => {
+        if (condition()) done();
+      }, 10);
+      return () => clearInterval(poll);
+    },
+    { timeoutMs, onTimeout: () => undefined },
+  );
 }

@@ -35,9 +35,15 @@ export interface BrowserConnection {
   callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult>;
   /** A resources/prompts request to a tab's page; the caller checks the result's shape. */
   pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown>;
-  onevent: ((event: BrowserEvent) => void) | undefined;
-  onup: (() => void) | undefined;
-  ondown: ((reason: string) => void) | undefined;
+  /** Several parts of the server listen (the session, the `all` view); the result unsubscribes. */
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void;
+}
+
+/** What a browser link reports: an extension event, the link coming up, the link going down (and why). */
+export interface LinkEvents {
+  event: (event: BrowserEvent) => void;
+  up: () => void;
+  down: (reason: string) => void;
 }
 
 /** Starts a browser with the extension; throws a ProtocolError whose message tells how to install one. */

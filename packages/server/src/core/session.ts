@@ -90,9 +90,9 @@ export class BrowserSession {
     };
     this.#toolSession = this.#exposeToTools();
     this.#pickCoreTools();
-    this.#connection.onevent = (event) => this.#onEvent(event);
-    this.#connection.ondown = (reason) => this.#onLinkDown(reason);
-    this.#connection.onup = () => this.#onLinkUp();
+    this.#connection.on('event', (event) => this.#onEvent(event));
+    this.#connection.on('down', (reason) => this.#onLinkDown(reason));
+    this.#connection.on('up', () => this.#onLinkUp());
     this.#announcer = new ListAnnouncer(
       () => this.listTools(),
       () => this.ontoolschanged?.(),

@@ -7,6 +7,7 @@ import {
   type LinkAuthRole,
   parseMessage,
   proofInput,
+  waitUntil,
 } from '@tabmcp/protocol';
 import type WebSocket from 'ws';
 
@@ -74,33 +75,34 @@ export function authenticateDialler(
  */
 export function authenticateListener(ws: WebSocket, token: string): Promise<void> {
   const clientNonce = randomBytes(32).toString('hex');
-  return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => done(new Error('The listener did not authenticate within 5 s')),
-      LINK_AUTH_TIMEOUT_MS,
-    );
-    timer.unref();
-    const done = (error?: Error) => {
-      clearTimeout(timer);
-      ws.off('message', onMessage);
-      if (error) {
-        ws.close(4001, 'authentication failed');
-        reject(Object.assign(error, { kind: 'not-tabmcp' as const }));
-      } else resolve();
-    };
-    const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
-      const challenge = parseMessage(AuthChallenge, isBinary ? '' : data.toString(), 'challenge', AUTH_FRAME_BYTES);
-      if (!challenge.ok) return done(new Error('The process on this port does not speak the tabmcp link'));
-      const { nonce: serverNonce, proof } = challenge.value;
-      if (!equalHex(proof, nodeLinkProof(token, 'server', clientNonce, serverNonce))) {
-        return done(new Error('The process on this port does not hold the pairing token; nothing was sent to it'));
-      }
-      ws.send(JSON.stringify({ type: 'authProof', proof: nodeLinkProof(token, 'client', clientNonce, serverNonce) }));
-      done();
-    };
-    ws.on('message', onMessage);
-    const hello = () => ws.send(JSON.stringify({ type: 'authHello', nonce: clientNonce }));
-    if (ws.readyState === ws.OPEN) hello();
-    else ws.once('open', hello);
+  const authenticated = waitUntil<void>(
+    (done, fail) => {
+      const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
+        const challenge = parseMessage(AuthChallenge, isBinary ? '' : data.toString(), 'challenge', AUTH_FRAME_BYTES);
+        if (!challenge.ok) return fail(new Error('The process on this port does not speak the tabmcp link'));
+        const { nonce: serverNonce, proof } = challenge.value;
+        if (!equalHex(proof, nodeLinkProof(token, 'server', clientNonce, serverNonce))) {
+          return fail(new Error('The process on this port does not hold the pairing token; nothing was sent to it'));
+        }
+        ws.send(JSON.stringify({ type: 'authProof', proof: nodeLinkProof(token, 'client', clientNonce, serverNonce) }));
+        done();
+      };
+      ws.on('message', onMessage);
+      return () => ws.off('message', onMessage);
+    },
+    {
+      timeoutMs: LINK_AUTH_TIMEOUT_MS,
+      unref: true,
+      onTimeout: () => {
+        throw new Error('The listener did not authenticate within 5 s');
+      },
+    },
+  );
+  const hello = () => ws.send(JSON.stringify({ type: 'authHello', nonce: clientNonce }));
+  if (ws.readyState === ws.OPEN) hello();
+  else ws.once('open', hello);
+  return authenticated.catch((error: unknown) => {
+    ws.close(4001, 'authentication failed');
+    throw Object.assign(error instanceof Error ? error : new Error(String(error)), { kind: 'not-tabmcp' as const });
   });
 }

@@ -4,6 +4,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
+  ListenerSet,
   type Logger,
   type OpenTabResult,
   type PageMethod,
@@ -13,8 +14,8 @@ import {
   type ServerToExtension,
   type TabInfo,
 } from '@tabmcp/protocol';
-import type { BrowserConnection } from '../core/browser-connection';
-import { UpSignal } from '../core/up-signal';
+import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
+import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
@@ -30,12 +31,9 @@ const PAGE_LOAD_BUDGET_MS = 30_000;
  */
 export class LinkEndpoint implements BrowserConnection {
   readonly #pending = new PendingRequests<Reply>();
-  readonly #upSignal = new UpSignal();
   readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
+  readonly #listeners = new ListenerSet<LinkEvents>();
 
   readonly #requestTimeoutMs: number;
 
@@ -64,15 +62,18 @@ export class LinkEndpoint implements BrowserConnection {
     const wasUp = this.isUp;
     this.#send = send;
     if (wasUp) return;
-    this.#upSignal.notifyUp();
-    this.onup?.();
+    this.#listeners.emit('up');
+  }
+
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
+    return this.#listeners.on(type, listener);
   }
 
   detach(reason: string): void {
     if (!this.#send) return;
     this.#send = undefined;
     this.#pending.rejectAll(() => new ProtocolError(ErrorCode.BrowserNotConnected, reason));
-    this.ondown?.(reason);
+    this.#listeners.emit('down', reason);
   }
 
   /** A message from the extension meant for this endpoint (replies already carry this endpoint's ids). */
@@ -97,12 +98,12 @@ export class LinkEndpoint implements BrowserConnection {
         else this.#settle(message.requestId, { kind: 'value', value: message.result });
         return;
       default:
-        this.onevent?.(message);
+        this.#listeners.emit('event', message);
     }
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    return this.#upSignal.wait(this.isUp, timeoutMs);
+    return untilUp(this, timeoutMs);
   }
 
   async connect() {

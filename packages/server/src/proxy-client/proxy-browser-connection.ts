@@ -4,6 +4,7 @@ import {
   ErrorCode,
   errorMessage,
   ListExtensionsResult,
+  ListenerSet,
   type Logger,
   McpHandshakeResult,
   type OpenTabResult,
@@ -18,9 +19,10 @@ import {
   type RemoteTabInfo,
   type TabInfo,
   validate,
+  waitUntil,
 } from '@tabmcp/protocol';
-import type { BrowserConnection } from '../core/browser-connection';
-import { UpSignal } from '../core/up-signal';
+import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
+import { untilUp } from '../core/until-up';
 import { chooseExtension, plainTextTokenWarning } from './choose-extension';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
@@ -62,24 +64,22 @@ type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
  * list_extensions, connect (by id, by name, or the only browser), then the session's requests as
  * forwarded methods. Tab and tool changes come from a getTabs long poll (the extension stays
  * passive). When the browser or the proxy goes away, every call in flight is answered with an
- * error that says so, the session hears `ondown`, and this side reconnects with backoff.
+ * error that says so, the session hears `down`, and this side reconnects with backoff.
  */
 export class ProxyBrowserConnection implements BrowserConnection {
   readonly #options: Required<Omit<ProxyConnectionOptions, 'browserName' | 'extensionId'>> &
     Pick<ProxyConnectionOptions, 'browserName' | 'extensionId'>;
   readonly #log: Logger;
-  readonly #upSignal = new UpSignal();
   #rpc: ProxyRpc | undefined;
   #up = false;
   #epoch = 0;
   #known = new Map<number, TabInfo>();
   #problem = 'tabmcp is still connecting to the proxy';
   #stopped = false;
-  readonly #sleepers = new Set<() => void>();
+  /** Aborted by close(): wakes the reconnect loop's sleeps at once. */
+  readonly #closing = new AbortController();
   #lost: ((reason: string) => void) | undefined;
-  onevent: BrowserConnection['onevent'];
-  onup: BrowserConnection['onup'];
-  ondown: BrowserConnection['ondown'];
+  readonly #listeners = new ListenerSet<LinkEvents>();
 
   constructor(options: ProxyConnectionOptions) {
     this.#options = {
@@ -116,11 +116,15 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#stopped = true;
     this.#down('tabmcp is shutting down');
     this.#rpc?.close();
-    for (const wake of [...this.#sleepers]) wake();
+    this.#closing.abort();
+  }
+
+  on<K extends keyof LinkEvents>(type: K, listener: LinkEvents[K]): () => void {
+    return this.#listeners.on(type, listener);
   }
 
   waitUntilUp(timeoutMs: number): Promise<boolean> {
-    return this.#upSignal.wait(this.#up, timeoutMs);
+    return untilUp(this, timeoutMs);
   }
 
   async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
@@ -278,8 +282,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     this.#epoch += 1;
     this.#problem = '';
     this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
-    this.#upSignal.notifyUp();
-    this.onup?.();
+    this.#listeners.emit('up');
     void this.#poll(rpc, this.#epoch);
     return true;
   }
@@ -314,7 +317,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
         `The remote browser is gone (${reason}); tabmcp reconnects by itself`,
       ),
     );
-    this.ondown?.(`The remote browser is gone: ${reason}`);
+    this.#listeners.emit('down', `The remote browser is gone: ${reason}`);
   }
 
   /** The getTabs long poll: each answer is turned into the link events the session knows. */
@@ -345,7 +348,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
         if (this.#epoch !== epoch) return;
         const events = diffTabs(this.#known, tabs);
         this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
-        for (const event of events) this.onevent?.(event);
+        for (const event of events) this.#listeners.emit('event', event);
         const gap = started + MIN_POLL_GAP_MS - Date.now();
         if (gap > 0) await this.#sleep(gap);
       } catch (error) {
@@ -376,16 +379,10 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   /** A pause that close() cuts short. */
+  /** Resolves after `ms`, or at once when the connection closes. */
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#sleepers.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.#sleepers.add(done);
-    });
+    const { signal } = this.#closing;
+    return waitUntil<void>(() => undefined, { timeoutMs: ms, onTimeout: () => undefined, signal }).catch(() => {});
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type Tool,
   validate,
 } from '@tabmcp/protocol';
-import type { BrowserConnection, BrowserEvent } from '../core/browser-connection';
+import type { BrowserConnection } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
 import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
@@ -23,7 +23,7 @@ export interface SessionView extends McpView, PagePrimitives {
 }
 
 /** The link as the `all` view uses it: the session's connection plus requests of its own. */
-export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'onevent' | 'onup' | 'ondown'> {
+export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'on'> {
   requestValue(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown>;
 }
 
@@ -56,19 +56,13 @@ export class AllView implements McpView {
     this.#link = link;
     this.#timeoutMs = options.callTimeoutMs;
     this.#log = options.log ?? (() => {});
-    // The session already listens on the link; the view listens too, after it.
-    const onevent = link.onevent;
-    link.onevent = (event: BrowserEvent) => {
-      onevent?.(event);
+    // The session listens on the link too; it subscribed first, so it hears each event first.
+    link.on('event', (event) => {
       if (event.type !== 'hubToolsChanged') return;
       if (event.capabilities) this.#browserCapabilities = event.capabilities;
       this.#setHubTools(event.tools);
-    };
-    const onup = link.onup;
-    link.onup = () => {
-      onup?.();
-      void this.#refresh();
-    };
+    });
+    link.on('up', () => void this.#refresh());
     // While the link is down the session is DISCONNECTED, which hides the hub tools; the list is
     // kept so a call right after the extension dials in again (worker restart) still finds its tool.
     this.#announcer = new ListAnnouncer(

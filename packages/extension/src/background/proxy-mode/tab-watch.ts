@@ -1,4 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
+import { waitUntil } from '@tabmcp/protocol';
 
 /**
  * A version number of "the tabs and their tools", bumped by every change, so a remote MCP side can
@@ -27,15 +28,14 @@ export class TabWatch {
   /** Resolves once the version differs from `since`, or after `waitMs`. */
   wait(since: number, waitMs: number): Promise<void> {
     if (since !== this.#version || waitMs === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#waiters.delete(done);
-        resolve();
-      };
-      const timer = setTimeout(done, waitMs);
-      this.#waiters.add(done);
-    });
+    return waitUntil<void>(
+      (done) => {
+        const wake = () => done();
+        this.#waiters.add(wake);
+        return () => this.#waiters.delete(wake);
+      },
+      { timeoutMs: waitMs, onTimeout: () => undefined },
+    );
   }
 
   #bump(): void {
