@@ -2,16 +2,30 @@ import { spawn } from 'node:child_process';
 import type { Socket } from 'node:net';
 
 /**
- * Runs in its own small node process. Its stdin is a pipe from tabmcp, which the kernel closes
- * when tabmcp dies in any way, SIGKILL included: then it stops the browser's process group,
- * SIGKILL after a grace, and removes the profile (it holds the pairing token). Inline, because
- * tabmcp ships as one bundled file.
+ * The watchdog's stdin is a pipe from tabmcp, which the kernel closes when tabmcp dies in any way,
+ * SIGKILL included: then it stops the browser's process group, SIGKILL after a 5 s grace, and
+ * removes the profile (it holds the pairing token). On POSIX it is a /bin/sh script (about 1 MiB
+ * resident; a `node` would be about 40 MiB per launched browser), with $1 the browser's pid and $2
+ * its profile. `read` returns non-zero at end of file; nothing is ever written to the pipe.
  */
-const WATCHDOG_SCRIPT = `
+const POSIX_WATCHDOG = `
+while read -r _; do :; done
+kill -s TERM -- "-$1" 2>/dev/null
+tries=0
+while [ "$tries" -lt 50 ] && kill -s 0 -- "-$1" 2>/dev/null; do
+  sleep 0.1
+  tries=$((tries + 1))
+done
+kill -s KILL -- "-$1" 2>/dev/null
+rm -rf -- "$2"
+`;
+
+/** Windows has no /bin/sh and no process groups to signal: a small node process does the same. */
+const NODE_WATCHDOG = `
 const { rm } = require('node:fs/promises');
 const [pid, profileDir] = process.argv.slice(1);
 const signal = (name) => {
-  try { process.kill(process.platform === 'win32' ? Number(pid) : -Number(pid), name); return true; }
+  try { process.kill(Number(pid), name); return true; }
   catch { return false; }
 };
 let cleaning = false;
@@ -37,9 +51,24 @@ export interface BrowserWatchdog {
   release(): void;
 }
 
+/** The watchdog's command line: inline scripts, because tabmcp ships as one bundled file. */
+function watchdogCommand(
+  browserPid: number,
+  profileDir: string,
+  platform: NodeJS.Platform = process.platform,
+): [string, string[]] {
+  if (platform === 'win32') return [process.execPath, ['-e', NODE_WATCHDOG, String(browserPid), profileDir]];
+  return ['/bin/sh', ['-c', POSIX_WATCHDOG, 'tabmcp-watchdog', String(browserPid), profileDir]];
+}
+
 /** Watches tabmcp on behalf of the browser it launched (issue 11: no orphans). */
-export function watchBrowser(browserPid: number, profileDir: string): BrowserWatchdog {
-  const watchdog = spawn(process.execPath, ['-e', WATCHDOG_SCRIPT, String(browserPid), profileDir], {
+export function watchBrowser(
+  browserPid: number,
+  profileDir: string,
+  platform: NodeJS.Platform = process.platform,
+): BrowserWatchdog {
+  const [command, args] = watchdogCommand(browserPid, profileDir, platform);
+  const watchdog = spawn(command, args, {
     detached: true,
     stdio: ['pipe', 'ignore', 'ignore'],
     windowsHide: true,
