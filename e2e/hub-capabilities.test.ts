@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
+import { type HttpTabmcp, startHttpTabmcp } from '../test-support/http-tabmcp';
 import { type HubSite, startHubSite } from '../test-support/hub-fixture';
-import { serverBin } from '../test-support/paths';
 import { type Machine, newMachine } from '../test-support/server-harness';
 import { waitFor } from '../test-support/wait';
 
@@ -17,9 +16,8 @@ import { waitFor } from '../test-support/wait';
 describe('hub capabilities: what pages declare reaches MCP clients', () => {
   let site: HubSite;
   let machine: Machine;
-  let child: ChildProcess;
+  let tabmcp: HttpTabmcp | undefined;
   let url: string;
-  let stderr = '';
   const clients: Client[] = [];
 
   async function connect(): Promise<Client> {
@@ -40,21 +38,13 @@ describe('hub capabilities: what pages declare reaches MCP clients', () => {
   before(async () => {
     site = await startHubSite('127.0.0.1');
     machine = await newMachine();
-    child = spawn(
-      process.execPath,
-      [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
-      { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    url = await waitFor(() => /"event":"http.listening","url":"([^"]+)"/.exec(stderr)?.[1], 10_000, 'the HTTP port');
+    tabmcp = await startHttpTabmcp(machine);
+    url = tabmcp.url;
   });
 
   after(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    child?.kill('SIGTERM');
-    await new Promise((done) => child?.once('exit', done));
+    await tabmcp?.stop();
     await site?.close();
     machine?.close();
   });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
-import { serverBin } from '../test-support/paths';
+import { type HttpTabmcp, startHttpTabmcp } from '../test-support/http-tabmcp';
 import { type Machine, newMachine } from '../test-support/server-harness';
 import { waitFor } from '../test-support/wait';
 
@@ -22,9 +21,8 @@ const MODERN_META = {
 describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
   let site: ExampleServer;
   let machine: Machine;
-  let child: ChildProcess;
+  let tabmcp: HttpTabmcp | undefined;
   let url: string;
-  let stderr = '';
   const clients: Client[] = [];
 
   async function connect(mode: Mode, listen: boolean): Promise<{ client: Client; changes: () => number }> {
@@ -50,21 +48,13 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
   before(async () => {
     site = await startExampleServer();
     machine = await newMachine();
-    child = spawn(
-      process.execPath,
-      [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
-      { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    url = await waitFor(() => /"event":"http.listening","url":"([^"]+)"/.exec(stderr)?.[1], 10_000, 'the HTTP port');
+    tabmcp = await startHttpTabmcp(machine);
+    url = tabmcp.url;
   });
 
   after(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    child?.kill('SIGTERM');
-    await new Promise((done) => child?.once('exit', done));
+    await tabmcp?.stop();
     await site?.close();
     machine?.close();
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -8,15 +8,15 @@ import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelco
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
 import { serverBin, textOf, waitFor } from '../test-support/harness';
+import { type HttpTabmcp, startHttpTabmcp } from '../test-support/http-tabmcp';
 import { type Machine, newMachine } from '../test-support/server-harness';
 
 /** `tabmcp --http`: MCP over Streamable HTTP on loopback, one session (focus, tools) per client. */
 describe('tabmcp --http serves several clients, each with its own session', () => {
   let site: ExampleServer;
   let machine: Machine;
-  let child: ChildProcess;
+  let tabmcp: HttpTabmcp | undefined;
   let url: string;
-  let stderr = '';
   let authorization = '';
   const clients: Client[] = [];
 
@@ -72,21 +72,13 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     site = await startExampleServer();
     machine = await newMachine();
     authorization = `Bearer ${httpBearerToken(machine.token)}`;
-    child = spawn(
-      process.execPath,
-      [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
-      { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    url = await waitFor(() => /"event":"http.listening","url":"([^"]+)"/.exec(stderr)?.[1], 10_000, 'the HTTP port');
+    tabmcp = await startHttpTabmcp(machine);
+    url = tabmcp.url;
   });
 
   after(async () => {
     for (const client of clients) await client.close().catch(() => {});
-    child?.kill('SIGTERM');
-    await new Promise((done) => child?.once('exit', done));
+    await tabmcp?.stop();
     await site?.close();
     machine?.close();
   });
