@@ -56,6 +56,9 @@ describe('DOM-derived tools: the patterns of real apps', () => {
 
     const deleted = await agent.json<Done>('todo_list_item', { item: 2, action: 'click "×"' });
     assert.match(deleted.removed ?? '', /Water plants/);
+    // A line whose count alone changed is said once, as it reads now (issue 10, bytes read).
+    assert.match(deleted.changes ?? '', /^1 item left$/m);
+    assert.doesNotMatch(deleted.removed ?? '', /items? left/);
     assert.deepEqual(await titles(), ['Buy milk', 'Walk the dog']);
 
     // The page reads as a person sees it: every landmark, word boundaries, state, no hidden text.

@@ -30,7 +30,7 @@ describe('DOM-derived tools in real Chromium', () => {
     assert.ok(form);
     assert.match(
       form.description ?? '',
-      /^\[page tool from http:\/\/127\.0\.0\.1:\d+\] Fill in and submit the form "Write to us"/,
+      /^\[page http:\/\/127\.0\.0\.1:\d+\] Fill in and submit the form "Write to us"/,
     );
     assert.deepEqual(form.inputSchema.required, ['name', 'email']);
     const properties = form.inputSchema.properties as Record<string, Record<string, unknown>>;

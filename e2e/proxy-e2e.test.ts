@@ -75,7 +75,7 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     await changed;
     const tools = (await tabmcp.client.listTools()).tools;
     const add = tools.find((tool) => tool.name === 'add_to_cart');
-    assert.ok(add?.description?.startsWith(`[page tool from ${site.url}]`));
+    assert.ok(add?.description?.startsWith(`[page ${site.url}]`));
     assert.deepEqual(add?.inputSchema.required, ['productId']);
     const added = await tabmcp.call('add_to_cart', { productId: 'p3', quantity: 2 });
     assert.notEqual(added.isError, true, textOf(added));

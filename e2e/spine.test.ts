@@ -62,7 +62,7 @@ describe('spine: a page tool called by an MCP client through real Chromium', () 
     ]);
     const tools = (await tabmcp.client.listTools()).tools;
     const addToCart = tools.find((tool) => tool.name === 'add_to_cart');
-    assert.ok(addToCart?.description?.startsWith(`[page tool from ${site.url}]`));
+    assert.ok(addToCart?.description?.startsWith(`[page ${site.url}]`));
     assert.deepEqual(addToCart?.inputSchema.required, ['productId']);
     assert.ok(addToCart?.outputSchema, 'output schema passes through whole');
     const tabs = jsonOf<{ tabs: Array<{ id: number; focused: boolean; toolCount: number }>; focusedTabId: number }>(

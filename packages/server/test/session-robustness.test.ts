@@ -65,7 +65,7 @@ describe('BrowserSession robustness', () => {
       listed.tools.map((tool: { name: string }) => tool.name),
       ['add_to_cart', 'page_list_tabs', 'weird_name_'],
     );
-    assert.match(listed.tools[0].description, /^\[page tool from http:\/\/shop\.test\]/);
+    assert.match(listed.tools[0].description, /^\[page http:\/\/shop\.test\]/);
     const called = await session.callTool('call_page_tool', { name: 'add_to_cart', arguments: { productId: 'p1' } });
     assert.notEqual(called.isError, true, text(called));
     assert.deepEqual(browser.calls.at(-1), {

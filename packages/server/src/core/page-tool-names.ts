@@ -10,7 +10,8 @@ export interface ExposedPageTool {
 
 /** The hub's names (`website_tool_<domain>_tab<N>_<name>`): a page tool may not pass for one. */
 export const HUB_TOOL_PREFIX = 'website_tool_';
-const PAGE_TOOL_MARK = '[page tool from ';
+// `[page <origin>] `: short, as it heads every page tool of every list; page text cannot fake `[page`.
+const PAGE_TOOL_MARK = '[page ';
 
 /**
  * Maps a page's tool names to names every MCP client accepts, unique and never shadowing a core

@@ -38,22 +38,28 @@ export function defineTool<Input extends z.ZodObject>(spec: {
   title: string;
   description: string;
   input: Input;
-  annotations: ToolAnnotations;
+  /** Only what differs from MCP's defaults (readOnly false, destructive true, idempotent false, open world true). */
+  annotations?: ToolAnnotations;
   handler(args: z.output<Input>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
 }): CoreTool {
   const { name, title, description, input, annotations, handler } = spec;
   return {
-    listed: { name, title, description, inputSchema: advertisedSchema(input), annotations },
+    listed: {
+      name,
+      title,
+      description,
+      inputSchema: advertisedSchema(input),
+      ...(annotations && Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
     input,
     run: async (args, session, progress) => {
       const parsed = input.safeParse(args);
       if (parsed.success) return handler(parsed.data, session, progress);
-      return errorResult(
-        invalidArguments(
-          name,
-          parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`),
-        ),
-      );
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'arguments'}: ${issue.message}`);
+      // The listed schema leaves out additionalProperties: an unknown name is answered with the known ones.
+      if (parsed.error.issues.some((issue) => issue.code === 'unrecognized_keys'))
+        problems.push(`${name} takes: ${Object.keys(input.shape).join(', ') || 'no arguments'}`);
+      return errorResult(invalidArguments(name, problems));
     },
   };
 }
@@ -61,7 +67,9 @@ export function defineTool<Input extends z.ZodObject>(spec: {
 /**
  * The JSON Schema a client sees, derived from the zod schema so the two cannot drift. The list is
  * sent on every change, so what says nothing is left out: `$schema` (MCP's default dialect), the
- * safe-integer bounds zod adds to every `int()`, and a record's string keys and any-value `{}`.
+ * safe-integer bounds zod adds to every `int()`, a record's string keys and any-value `{}`, and
+ * `additionalProperties: false`, since the strict zod schema refuses an unknown name with an error
+ * that lists the known ones (as the DOM-derived tools do).
  */
 function advertisedSchema(input: z.ZodObject): ObjectSchema {
   const schema = z.toJSONSchema(input, {
@@ -69,7 +77,8 @@ function advertisedSchema(input: z.ZodObject): ObjectSchema {
     override: ({ jsonSchema }) => {
       if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
       if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-      if (isEmpty(jsonSchema.additionalProperties)) delete jsonSchema.additionalProperties;
+      if (jsonSchema.additionalProperties === false || isEmpty(jsonSchema.additionalProperties))
+        delete jsonSchema.additionalProperties;
       const keys = jsonSchema.propertyNames;
       if (typeof keys === 'object' && keys.type === 'string' && Object.keys(keys).length === 1) {
         delete jsonSchema.propertyNames;

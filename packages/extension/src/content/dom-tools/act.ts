@@ -14,7 +14,7 @@ export function actTool(name: string, context: ToolContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Act on an element by its handle from get_page_content (e.g. k7): fill and select take value (submit: true presses Enter after fill), press takes key (default Enter). Prefer a named tool when one fits.',
+      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter), press takes key (default Enter). Prefer a named tool when one fits.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -26,7 +26,6 @@ export function actTool(name: string, context: ToolContext): DomTool {
       },
       required: ['handle', 'action'],
     },
-    annotations: { openWorldHint: true },
   };
   return {
     tool,

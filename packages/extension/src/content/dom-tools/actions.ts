@@ -55,7 +55,6 @@ export function buttonTools(
             required: ['index'],
           }
         : NO_ARGUMENTS,
-      annotations: { openWorldHint: true },
     };
     return {
       tool,
@@ -92,7 +91,6 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
         href: { type: 'string' },
       },
     },
-    annotations: { openWorldHint: true },
   };
   return {
     tool,

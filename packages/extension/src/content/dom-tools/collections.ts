@@ -193,7 +193,6 @@ function collectionTool(collection: Collection, names: NameRegistry, context: To
       },
       required: ['item', 'action'],
     },
-    annotations: { openWorldHint: true },
   };
   return {
     tool,

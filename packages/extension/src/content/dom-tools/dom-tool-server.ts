@@ -181,7 +181,8 @@ export class DomToolServer {
     const toolsAfter = this.tools.map((tool) => tool.name);
     const added = toolsAfter.filter((name) => !toolsBefore.includes(name));
     const removed = toolsBefore.filter((name) => !toolsAfter.includes(name));
-    if (added.length || removed.length) result.tools = { added, removed };
+    if (added.length || removed.length)
+      result.tools = { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
     return jsonResult(result);
   }
 

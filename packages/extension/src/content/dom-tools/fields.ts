@@ -56,7 +56,6 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
       },
       required: ['value'],
     },
-    annotations: { openWorldHint: true },
   };
   return {
     tool,

@@ -47,6 +47,7 @@ export function formTools(doc: Document, names: NameRegistry, context: ToolConte
         : slug(`${caption || 'submit'} ${title}`)) ||
       'submit_form';
     const name = names.claim(base);
+    const required = fields.filter((field) => field.required).map((field) => field.key);
     const tool: Tool = {
       name,
       description: clean(
@@ -57,9 +58,9 @@ export function formTools(doc: Document, names: NameRegistry, context: ToolConte
       inputSchema: {
         type: 'object',
         properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
-        required: fields.filter((field) => field.required).map((field) => field.key),
+        ...(required.length ? { required } : {}),
       },
-      annotations: { destructiveHint: false, openWorldHint: true },
+      annotations: { destructiveHint: false },
     };
     return [
       { tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name, context) },

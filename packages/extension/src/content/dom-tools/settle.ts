@@ -72,13 +72,25 @@ export async function actAndObserve(
   const messages = messagesAmong(touched);
   // A line whose elements are still there changed state: its new form in `changes` says it all.
   const stillThere = new Set(added.map(handlesOf).filter(Boolean));
+  // So did a line whose numbers alone changed ("1 item left" → "2 items left"): said once, as it is now.
+  const recounted = new Map<string, number>();
+  for (const line of added) {
+    const key = numbersOut(line);
+    if (key) recounted.set(key, (recounted.get(key) ?? 0) + 1);
+  }
+  const wasRecounted = (line: string) => {
+    const key = numbersOut(line);
+    const count = key ? (recounted.get(key) ?? 0) : 0;
+    if (key && count > 0) recounted.set(key, count - 1);
+    return count > 0;
+  };
   const observed: Observed = {
     changes: capped(
       added.filter((line) => !messages.includes(line)),
       MAX_CHANGE_CHARS,
     ),
     removed: capped(
-      removed.filter((line) => !stillThere.has(handlesOf(line))),
+      removed.filter((line) => !stillThere.has(handlesOf(line)) && !wasRecounted(line)),
       MAX_REMOVED_CHARS,
     ),
     messages,
@@ -102,6 +114,12 @@ function handlesOf(line: string): string {
 
 /** A re-rendered element gets a new handle: lines are compared without their handles. */
 const withoutHandles = (line: string) => line.replace(/ [a-z]\d+\]/g, ']');
+
+/** A line with its numbers and plural endings left out, or undefined when it has no number. */
+function numbersOut(line: string): string | undefined {
+  const bare = withoutHandles(line);
+  return /\d/.test(bare) ? bare.replace(/\d+/g, '#').replace(/(\w)s\b/g, '$1') : undefined;
+}
 
 /**
  * The lines an action added and removed, compared as multisets: first as written, then without

@@ -12,10 +12,10 @@ const connectBrowser = (launchByDefault: boolean) =>
       'Connect to the browser that runs the tabmcp extension. With launch=true, start a fresh Chromium with the extension if none is connected. Afterwards list_tabs and open_tab appear.',
     input: z
       .object({
-        launch: z.boolean().default(launchByDefault).describe('Launch a new browser instance if none is connected'),
+        // The description says what launch does; the list is read often, so it is not said twice.
+        launch: z.boolean().default(launchByDefault),
       })
       .strict(),
-    annotations: { readOnlyHint: false, openWorldHint: true },
     handler: ({ launch }, session, progress) => connect(session, launch, progress),
   });
 

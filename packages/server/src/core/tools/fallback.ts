@@ -25,7 +25,6 @@ export const fallbackTools = [
         arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's arguments"),
       })
       .strict(),
-    annotations: { readOnlyHint: false, openWorldHint: true },
     handler: async ({ name, arguments: args }, session) => {
       if (session.focusedTabId === null) return errorResult(NO_FOCUSED_TAB);
       const page = session.pageTools.find((entry) => entry.exposedName === name);

@@ -29,7 +29,6 @@ export const tabTools = [
         focus: z.boolean().default(true),
       })
       .strict(),
-    annotations: { readOnlyHint: false, openWorldHint: true },
     handler: ({ url, focus }, session, progress) => openTab(session, url, focus, progress),
   }),
   defineTool({
@@ -37,7 +36,7 @@ export const tabTools = [
     title: 'Focus a tab',
     description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
     input: z.object({ tabId }).strict(),
-    annotations: { readOnlyHint: false, idempotentHint: true },
+    annotations: { idempotentHint: true },
     handler: ({ tabId }, session) => focusTab(session, tabId),
   }),
   defineTool({
@@ -45,7 +44,7 @@ export const tabTools = [
     title: 'Close a tab',
     description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
     input: z.object({ tabId: tabId.optional() }).strict(),
-    annotations: { readOnlyHint: false, destructiveHint: true },
+    annotations: { destructiveHint: true },
     handler: ({ tabId }, session) => closeTab(session, tabId),
   }),
 ];
