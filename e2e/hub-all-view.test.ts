@@ -81,7 +81,7 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     const whoami = tools.find((tool) => tool.name === `website_tool_${domain}_tab2_whoami`);
     assert.deepEqual(whoami?.outputSchema?.required, ['href'], 'schemas pass through whole');
     assert.equal(whoami?.annotations?.readOnlyHint, true);
-    assert.match(whoami?.description ?? '', /^\[page tool from http:\/\/127\.0\.0\.1:\d+, tab 2\] Which page answers/);
+    assert.match(whoami?.description ?? '', /^\[page http:\/\/127\.0\.0\.1:\d+, tab 2\] Which page answers/);
   });
 
   it('a page that adds a tool itself (after a click) reaches the client: list_changed, then the new tool', async () => {

@@ -19,7 +19,7 @@ export function describeHubTool(tool: Tool, context: DescriptionContext): string
       ? `cached, no open tab; a call opens ${context.reopenUrl ?? context.origin}`
       : `tab ${context.ordinal}${context.active ? ' • active' : ''}`;
   // Cut after the marker is added: the marked text must still fit the link's description cap.
-  const marked = `[page tool from ${cleanPageLine(context.origin)}, ${where}] ${cleanPageText(text)}`;
+  const marked = `[page ${cleanPageLine(context.origin)}, ${where}] ${cleanPageText(text)}`;
   return marked.length <= MAX_DESCRIPTION_LENGTH ? marked : `${marked.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`;
 }
 

@@ -49,7 +49,7 @@ describe('hub: registration and names', () => {
     assert.deepEqual(exposed?.outputSchema, rich.outputSchema);
     assert.deepEqual(exposed?.annotations, rich.annotations);
     assert.equal(exposed?.title, 'Add to cart (from http://127.0.0.1:8080)', 'page titles carry their origin');
-    assert.equal(exposed?.description, '[page tool from http://127.0.0.1:8080, tab 1] The add_to_cart tool');
+    assert.equal(exposed?.description, '[page http://127.0.0.1:8080, tab 1] The add_to_cart tool');
     assert.deepEqual(hub.capabilities(), { multiTabSupport: true, cacheSupported: false, elicitation: false });
   });
 

@@ -62,10 +62,7 @@ describe('hub view: a pure function of the hub state', () => {
     const view = buildView(state({ tabs, activeTabId: 2 }));
     assert.deepEqual(
       view.tools.map((entry) => entry.description),
-      [
-        '[page tool from http://127.0.0.1:8080, tab 1] The a tool',
-        '[page tool from http://127.0.0.1:8080, tab 2 • active] The a tool',
-      ],
+      ['[page http://127.0.0.1:8080, tab 1] The a tool', '[page http://127.0.0.1:8080, tab 2 • active] The a tool'],
     );
     assert.notEqual(viewSignature(view), viewSignature(buildView(state({ tabs, activeTabId: 1 }))));
   });
@@ -101,7 +98,7 @@ describe('hub view: a pure function of the hub state', () => {
     ]);
     assert.equal(
       closed.tools[1]?.description,
-      `[page tool from http://127.0.0.1:8080, cached, no open tab; a call opens ${SHOP}?q=1] The save tool`,
+      `[page http://127.0.0.1:8080, cached, no open tab; a call opens ${SHOP}?q=1] The save tool`,
     );
     assert.deepEqual(closed.routes.get('website_tool_127_0_0_1_8080_save'), {
       domain: '127.0.0.1:8080',

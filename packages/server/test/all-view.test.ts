@@ -28,7 +28,7 @@ class FakeHubBrowser extends FakeBrowser {
 
 const searchTool: Tool = {
   name: 'website_tool_shop_test_tab1_search',
-  description: '[page tool from http://shop.test, tab 1] Search',
+  description: '[page http://shop.test, tab 1] Search',
   inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
   outputSchema: { type: 'object', properties: { hits: { type: 'number' } } },
 };
