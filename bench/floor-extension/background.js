@@ -12,6 +12,8 @@ async function dial() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === 'echo') socket.send(event.data);
+    // The floor of a cold start: open a tab; its content script reports `ready` once its Port is up.
+    else if (message.type === 'open') chrome.tabs.create({ url: message.url, active: true });
     else if (message.type === 'ping' || message.type === 'mcp') ports.get(message.tabId)?.postMessage(message);
   };
   socket.onclose = () => setTimeout(dial, 200);

@@ -83,9 +83,7 @@ Environment:
   TABMCP_HOME          where the pairing token is kept (default ~/.tabmcp)
   TABMCP_PROXY_TOKEN   the proxy access token for --proxy
   TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
-  TABMCP_LOG=silent    no log lines on stderr
   TABMCP_EXTENSION_IDS more ids to accept, comma-separated (like --allow-extension-id)
-
   TABMCP_LOG_LEVEL     the log level when --log-level is not given
   TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)
 Logs go to stderr; stdout carries the MCP protocol.`;

@@ -25,8 +25,11 @@ const hub = new Hub({
   log,
 });
 tagTabDocuments(log);
+// Read while the hub restores, so the first dial does not wait for it; later dials read it afresh.
+let firstConfig: ReturnType<typeof loadConfig> | undefined = loadConfig();
 const link = new BrowserLink(async () => {
-  const config = await loadConfig();
+  const config = await (firstConfig ?? loadConfig());
+  firstConfig = undefined;
   return { url: linkUrl(config), token: config.token };
 }, log);
 

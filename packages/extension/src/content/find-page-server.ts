@@ -9,7 +9,7 @@ export interface Candidate {
 
 /** How long a page gets to start its MCP server after the content script runs. */
 const DISCOVERY_TIMEOUT_MS = 5_000;
-/** After the first answer, how long a higher-priority channel may still answer. */
+/** After the first answer, how long a higher-priority channel that has not answered yet may still answer. */
 const PRIORITY_GRACE_MS = 30;
 
 /**
@@ -23,17 +23,22 @@ export async function findPageServer(
     (candidate) => new TabClient({ channel: candidate.channel, connectTimeoutMs: DISCOVERY_TIMEOUT_MS }),
   );
   const ready = clients.map(() => false);
+  const failed = clients.map(() => false);
   const chosen = await new Promise<number>((resolve) => {
-    let failures = 0;
+    const settleIfDecided = () => {
+      const choice = decidedChoice(ready, failed);
+      if (choice !== undefined) resolve(choice);
+    };
     clients.forEach((client, index) => {
       client.connect().then(
         () => {
           ready[index] = true;
+          settleIfDecided();
           setTimeout(() => resolve(ready.indexOf(true)), PRIORITY_GRACE_MS);
         },
         () => {
-          failures += 1;
-          if (failures === clients.length) resolve(-1);
+          failed[index] = true;
+          settleIfDecided();
         },
       );
     });
@@ -57,4 +62,15 @@ export async function findPageServer(
     source: named.success ? named.data : candidate.source,
     capabilities: declared.success ? declared.data : undefined,
   };
+}
+
+/**
+ * The channel to use once nothing can change the choice: the first that answered when every channel
+ * before it in the list has failed (so a page's own server answering first costs no grace period),
+ * -1 when all failed, undefined while a channel ahead of the first answer may still answer.
+ */
+export function decidedChoice(ready: readonly boolean[], failed: readonly boolean[]): number | undefined {
+  const first = ready.indexOf(true);
+  if (first !== -1) return failed.slice(0, first).every(Boolean) ? first : undefined;
+  return failed.every(Boolean) ? -1 : undefined;
 }

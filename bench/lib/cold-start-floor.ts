@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { startBenchSite } from '../../test-support/bench-site';
+import { launchChromium } from '../../test-support/chromium';
+import { repoRoot } from '../../test-support/paths';
+
+/**
+ * The floor of a cold start, on the same machine and Chromium: spawn Chromium (tabmcp's flags, a
+ * fresh profile) with the floor extension, which dials a bare WebSocket server; open the bench page
+ * in a new tab; stop when the floor's content script in that page has its Port. No MCP, no server
+ * logic, no tools: what any extension-based bridge pays before its first page tool could be listed.
+ */
+export async function measureColdStartFloor(): Promise<number> {
+  const site = await startBenchSite();
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((done) => wss.once('listening', done));
+  const address = wss.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const started = performance.now();
+  const ready = new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error('the floor extension never reported the opened tab')), 20_000);
+    wss.on('connection', (socket: WebSocket) => {
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { type?: string };
+        if (message.type === 'hello') socket.send(JSON.stringify({ type: 'open', url: `${site.url}/echo.html` }));
+        else if (message.type === 'ready') {
+          clearTimeout(timer);
+          done(performance.now() - started);
+        }
+      });
+    });
+  });
+  const browser = await launchChromium([{ dir: join(repoRoot, 'bench', 'floor-extension'), config: { port } }]);
+  try {
+    return await ready;
+  } finally {
+    await browser.close();
+    for (const client of wss.clients) client.terminate();
+    await new Promise<void>((done) => wss.close(() => done()));
+    await site.close();
+  }
+}
