@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { chooseProfileRoot, RAM_PROFILE_DISK_CACHE_BYTES } from '../packages/server/src/launcher/profile-root';
 import { freePort } from '../test-support/net';
 import { textOf } from '../test-support/results';
 import type { StdioMcp } from '../test-support/stdio-client';
@@ -32,5 +35,14 @@ describe('--launch launches on first need', () => {
     const connected = await tabmcp.call('connect_browser');
     assert.notEqual(connected.isError, true, textOf(connected));
     assert.match(tabmcp.stderr(), /"event":"browser.launched"/);
+  });
+
+  it('on a temporary profile in RAM where the machine has room (/dev/shm), its cache held small there', () => {
+    const launched = /"event":"browser.launched".*"pid":(\d+),"profileDir":"([^"]+)"/.exec(tabmcp.stderr());
+    assert.ok(launched, tabmcp.stderr());
+    const root = chooseProfileRoot();
+    assert.equal(dirname(launched[2] ?? ''), root.dir);
+    const commandLine = readFileSync(`/proc/${launched[1]}/cmdline`, 'utf8').split('\0');
+    assert.equal(commandLine.includes(`--disk-cache-size=${RAM_PROFILE_DISK_CACHE_BYTES}`), root.inMemory);
   });
 });

@@ -15,12 +15,13 @@ export interface LaunchedChromium {
   close(): Promise<void>;
 }
 
-/** Headless Chromium on a fresh profile with copies of the given unpacked extensions. */
+/** Headless Chromium on a fresh profile (in `profileRoot`) with copies of the given unpacked extensions. */
 export async function launchChromium(
   extensions: ExtensionToLoad[],
   startUrl = 'about:blank',
+  profileRoot = tmpdir(),
 ): Promise<LaunchedChromium> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-profile-'));
+  const profileDir = mkdtempSync(join(profileRoot, 'tabmcp-bench-profile-'));
   const dirs = extensions.map((extension, index) => {
     const copy = join(profileDir, `extension-${index}`);
     cpSync(extension.dir, copy, { recursive: true });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { chooseProfileRoot } from '../../packages/server/src/launcher/profile-root';
 import { startBenchSite } from '../../test-support/bench-site';
 import { launchChromium } from '../../test-support/chromium';
 import { repoRoot } from '../../test-support/paths';
@@ -30,7 +31,12 @@ export async function measureColdStartFloor(): Promise<number> {
       });
     });
   });
-  const browser = await launchChromium([{ dir: join(repoRoot, 'bench', 'floor-extension'), config: { port } }]);
+  // The profile goes where tabmcp puts its own (RAM when the machine has room), so both pay alike.
+  const browser = await launchChromium(
+    [{ dir: join(repoRoot, 'bench', 'floor-extension'), config: { port } }],
+    'about:blank',
+    chooseProfileRoot().dir,
+  );
   try {
     return await ready;
   } finally {

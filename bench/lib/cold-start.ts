@@ -1,6 +1,5 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename } from 'node:path';
 import { startBenchSite } from '../../test-support/bench-site';
 import { freePort } from '../../test-support/net';
 import { textOf } from '../../test-support/results';
@@ -18,13 +17,14 @@ export interface ColdStart {
 
 /**
  * `tabmcp --launch` from process start to the first tools/list that shows the bench page's tools,
- * as an agent gets there: connect_browser, open_tab, tools/list.
+ * as an agent gets there: connect_browser, open_tab, tools/list. `env` goes to tabmcp (e.g.
+ * TABMCP_PROFILE_ROOT).
  */
-export async function measureColdStart(): Promise<ColdStart> {
+export async function measureColdStart(env: Record<string, string> = {}): Promise<ColdStart> {
   const site = await startBenchSite();
   const port = await freePort();
   const started = performance.now();
-  const tabmcp = await startBenchTabmcp(['--headless', '--launch', '--port', String(port)]);
+  const tabmcp = await startBenchTabmcp(['--headless', '--launch', '--port', String(port)], [], env);
   try {
     const initializedMs = performance.now() - started;
     // launch=true waits for the extension the --launch browser carries (the launcher does not start a second one).
@@ -54,7 +54,7 @@ export async function measureColdStart(): Promise<ColdStart> {
  */
 async function removeLaunchedProfile(log: string): Promise<void> {
   const profileDir = /"event":"browser\.launched"[^\n]*"profileDir":"([^"]+)"/.exec(log)?.[1];
-  if (!profileDir?.startsWith(join(tmpdir(), 'tabmcp-profile-'))) return;
+  if (!profileDir || !basename(profileDir).startsWith('tabmcp-profile-')) return;
   await new Promise((done) => setTimeout(done, 500));
   rmSync(profileDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 }

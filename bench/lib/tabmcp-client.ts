@@ -6,8 +6,12 @@ import { startTabmcpProcess } from '../../test-support/tabmcp-process';
 export type BenchTabmcp = StdioMcp;
 
 /** The built `tabmcp` over stdio with the official MCP SDK client, on a throwaway TABMCP_HOME. */
-export function startBenchTabmcp(args: string[], nodeArgs: string[] = []): Promise<BenchTabmcp> {
-  return startTabmcpProcess({ args, nodeArgs, clientName: 'tabmcp-bench' });
+export function startBenchTabmcp(
+  args: string[],
+  nodeArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<BenchTabmcp> {
+  return startTabmcpProcess({ args, nodeArgs, env, clientName: 'tabmcp-bench' });
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux). */

@@ -83,6 +83,8 @@ Environment:
   TABMCP_HOME          where the pairing token is kept (default ~/.tabmcp)
   TABMCP_PROXY_TOKEN   the proxy access token for --proxy
   TABMCP_BROWSER_ARGS  extra Chromium flags for a launched browser (e.g. --remote-debugging-port=0)
+  TABMCP_PROFILE_ROOT  where a launched browser's temporary profile goes (default: /dev/shm on Linux
+                       when it has 1 GiB free, else the temp dir)
   TABMCP_EXTENSION_IDS more ids to accept, comma-separated (like --allow-extension-id)
   TABMCP_LOG_LEVEL     the log level when --log-level is not given
   TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)

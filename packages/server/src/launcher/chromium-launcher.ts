@@ -1,13 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ErrorCode, type Logger, ProtocolError } from '@tabmcp/protocol';
 import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
 import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
+import { chooseProfileRoot, profileRoots, RAM_PROFILE_DISK_CACHE_BYTES } from './profile-root';
 import { markProfileOwner, PROFILE_PREFIX, reclaimStaleProfiles } from './stale-profiles';
 
 export interface LaunchOptions {
@@ -63,7 +63,8 @@ export class ChromiumLauncher implements BrowserLauncher {
     // The profile of a browser that died (crashed, killed, closed by the user) is no longer needed.
     const deadProfile = this.#profileDir;
     if (deadProfile) rm(deadProfile, { recursive: true, force: true, maxRetries: 3 }).catch(() => {});
-    const profileDir = mkdtempSync(join(tmpdir(), PROFILE_PREFIX));
+    const profileRoot = chooseProfileRoot();
+    const profileDir = mkdtempSync(join(profileRoot.dir, PROFILE_PREFIX));
     const extensionDir = join(profileDir, 'extension');
     // Without the source maps (most of its bytes): less to copy now and to remove later.
     cpSync(this.#options.extensionDir, extensionDir, { recursive: true, filter: (path) => !path.endsWith('.map') });
@@ -79,6 +80,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     );
     const args = [
       ...chromiumArgs({ headless: this.#options.headless, profileDir, extensionDirs: [extensionDir] }),
+      ...(profileRoot.inMemory ? [`--disk-cache-size=${RAM_PROFILE_DISK_CACHE_BYTES}`] : []),
       // For tests and debugging, e.g. --remote-debugging-port=0.
       ...(process.env.TABMCP_BROWSER_ARGS?.split(' ').filter(Boolean) ?? []),
       this.#options.startUrl ?? 'about:blank',
@@ -103,8 +105,11 @@ export class ChromiumLauncher implements BrowserLauncher {
     // Even a SIGKILLed tabmcp must not leave this browser and its profile behind (issue 11).
     if (child.pid !== undefined) markProfileOwner(profileDir, child.pid);
     // Off the launch's path: the new browser starts while old leftovers are removed.
-    reclaimStaleProfiles(tmpdir()).then(
-      (reclaimed) => reclaimed.length > 0 && this.#options.log?.('browser.profiles-reclaimed', { reclaimed }),
+    Promise.all(profileRoots(profileRoot).map((root) => reclaimStaleProfiles(root))).then(
+      (lists) => {
+        const reclaimed = lists.flat();
+        if (reclaimed.length > 0) this.#options.log?.('browser.profiles-reclaimed', { reclaimed });
+      },
       () => {},
     );
     const watchdog = child.pid === undefined ? undefined : watchBrowser(child.pid, profileDir);
