@@ -8,3 +8,13 @@ import { setFlagsFromString } from 'node:v8';
 // heuristics flags belong here: changing V8's GC threading after startup crashes it.
 setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--optimize-for-size');
+
+// The server is a relay: per call it parses a line, checks a few schemas and forwards a frame, work
+// V8's interpreter does at the same CPU cost per call as its compilers (bench/tools-call.ts). Each
+// compiler tier costs memory, though: Turbofan's code, its compile thread and its pretenuring, and
+// Sparkplug's baseline code. Without both, the process is 4.5 MiB smaller idle and ~10 MiB smaller
+// after 1,200 calls (docs/decisions.md, "Issue 11: memory under the bar"). Byte loops are what would
+// get slow: ws's frame masking, replaced for that reason (link/ws-masking.ts). Both flags are read
+// at each tier-up decision, so setting them here takes effect.
+setFlagsFromString('--no-turbofan');
+setFlagsFromString('--no-sparkplug');
