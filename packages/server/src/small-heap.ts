@@ -10,9 +10,9 @@ setFlagsFromString('--semi-space-growth-factor=1');
 setFlagsFromString('--optimize-for-size');
 
 // The server is a relay: per call it parses a line, checks a few schemas and forwards a frame, work
-// V8's interpreter does at the same CPU cost per call as its compilers (bench/tools-call.ts). Each
+// V8's interpreter does at no more CPU per call than its compilers (A/B in docs/decisions.md). Each
 // compiler tier costs memory, though: Turbofan's code, its compile thread and its pretenuring, and
-// Sparkplug's baseline code. Without both, the process is 4.5 MiB smaller idle and ~10 MiB smaller
+// Sparkplug's baseline code. Without both, the process is 4.5 MiB smaller idle and ~7 MiB smaller
 // after 1,200 calls (docs/decisions.md, "Issue 11: memory under the bar"). Byte loops are what would
 // get slow: ws's frame masking, replaced for that reason (link/ws-masking.ts). Both flags are read
 // at each tier-up decision, so setting them here takes effect.
