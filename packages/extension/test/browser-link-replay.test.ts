@@ -36,7 +36,13 @@ async function listener(port = 0): Promise<{ port: number; frames: string[]; clo
         // Marked before the await: the frames after the proof arrive while it is being checked.
         proven = true;
         const proof = parseMessage(AuthProof, text, 'proof');
-        assert.ok(proof.ok && sameProof(proof.value.proof, await linkProof(TOKEN, 'client', (wss.address() as AddressInfo).port, clientNonce, serverNonce)));
+        assert.ok(
+          proof.ok &&
+            sameProof(
+              proof.value.proof,
+              await linkProof(TOKEN, 'client', (wss.address() as AddressInfo).port, clientNonce, serverNonce),
+            ),
+        );
         return;
       }
       frames.push(text);
