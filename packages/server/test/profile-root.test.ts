@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { chooseProfileRoot, privateFolderPath, profileRoots } from '../src/launcher/profile-root';
+import {
+  chooseProfileRoot,
+  PROFILE_STORAGE_POOL_BYTES,
+  privateFolderPath,
+  profileRoots,
+  storageBoundArgs,
+} from '../src/launcher/profile-root';
 
 const GiB = 1024 ** 3;
 
@@ -45,5 +51,14 @@ describe("a launched browser's profile root", () => {
     const inTemp = chooseProfileRoot({ env: {}, platform: 'darwin' }).dir;
     assert.deepEqual(profileRoots({ dir: '/dev/shm/tabmcp-x', inMemory: true }), ['/dev/shm/tabmcp-x', inTemp]);
     assert.deepEqual(profileRoots({ dir: inTemp, inMemory: false }), [inTemp]);
+  });
+
+  it("holds all sites' storage to the same pool whatever the file system's size", () => {
+    for (const total of [24 * GiB, 250 * GiB, 2 * GiB]) {
+      const [flag] = storageBoundArgs('/unused', total);
+      const ratio = Number(/PoolSizeRatio\/([\d.e-]+)$/.exec(flag ?? '')?.[1]);
+      assert.ok(Math.abs(ratio * total - PROFILE_STORAGE_POOL_BYTES) < 1024 ** 2, `${flag} for ${total}`);
+    }
+    assert.deepEqual(storageBoundArgs('/unused', 0), []);
   });
 });

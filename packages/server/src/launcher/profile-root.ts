@@ -8,6 +8,12 @@ const RAM_ROOT = '/dev/shm';
 const MIN_FREE_BYTES = 1024 ** 3;
 /** With the profile in RAM, the browser's HTTP cache is held to this (it has none of its own limit below ~GBs). */
 export const RAM_PROFILE_DISK_CACHE_BYTES = 100 * 1024 ** 2;
+/**
+ * What all sites' storage (IndexedDB, Cache Storage, OPFS…) may take in a launched profile together;
+ * one origin gets about 70 % of it. Chromium sizes it as a ratio of the profile's file system
+ * (60 %, so 14 GiB of a 24 GiB /dev/shm: issue 26, a page wrote 1 GiB into RAM in 6 s).
+ */
+export const PROFILE_STORAGE_POOL_BYTES = 256 * 1024 ** 2;
 
 export interface ProfileRootChoice {
   /** This user's private folder (0700, checked with lstat) that launched profiles are created in. */
@@ -99,6 +105,27 @@ function ensurePrivateFolder(parent: string): string {
     `${dir} ${problem}, so tabmcp will not put a browser profile there (another local user may have planted ` +
       'it). Remove it, or set TABMCP_PROFILE_ROOT to a folder only you can write to.',
   );
+}
+
+/**
+ * Chromium flags that hold all sites' storage in the profile at `dir` to PROFILE_STORAGE_POOL_BYTES,
+ * whatever the file system (RAM or disk): the pool is a ratio of the file system's size, so it is
+ * computed from it. Past it, a page's writes fail with QuotaExceededError. Measured with
+ * e2e/security-profile-storage.test.ts (1 GiB written without it; 176 MiB with a 245 MiB pool).
+ */
+export function storageBoundArgs(dir: string, totalBytes = totalBytesOf(dir)): string[] {
+  if (totalBytes === undefined || totalBytes <= 0) return [];
+  const ratio = Math.min(1, PROFILE_STORAGE_POOL_BYTES / totalBytes);
+  return [`--enable-features=StorageQuotaSettings:PoolSizeRatio/${ratio.toPrecision(6)}`];
+}
+
+function totalBytesOf(dir: string): number | undefined {
+  try {
+    const stats = statfsSync(dir);
+    return stats.blocks * stats.bsize;
+  } catch {
+    return undefined;
+  }
 }
 
 function freeBytesOf(dir: string): number | undefined {
