@@ -246,7 +246,7 @@ export class Hub {
       return;
     }
     if ('method' in message) this.#register(tabId, message, senderUrl);
-    else this.#delivery.answer(message);
+    else this.#delivery.answer(message, tabId);
   }
 
   #register(tabId: number, message: ToolListMessage, senderUrl: string | undefined): void {
