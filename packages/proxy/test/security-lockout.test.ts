@@ -93,3 +93,48 @@ describe('security: anonymous sockets cannot lock real users out of the proxy (i
     assert.equal(closed, 'closed', 'the proxy still held a half-open upgrade after 15 s');
   });
 });
+
+describe('security: live proxy sockets (issue 26)', () => {
+  it('a connection does not outlive its token: both ends are closed when exp passes', async () => {
+    const proxy = await proxyWith({});
+    const token = await tokenFor('expiring', '2s');
+    const agent = await connectMcp(proxy, token);
+    sockets.push(agent.socket);
+    const extension = await connectExtension(proxy, token);
+    sockets.push(extension.socket);
+    const bound = new Promise<never>((_, fail) =>
+      setTimeout(() => fail(new Error('still open 15 s after its token expired')), 15_000).unref(),
+    );
+    const [agentClosed, extensionClosed] = await Promise.race([
+      Promise.all([agent.socket.closed, extension.socket.closed]),
+      bound,
+    ]);
+    for (const closed of [agentClosed, extensionClosed]) {
+      assert.equal(closed.code, 1008);
+      assert.match(closed.reason, /Token expired/);
+    }
+  });
+
+  it("an extension's replies count against its rate limit, so fake ones cannot flood the cluster bus", async () => {
+    const warnings: string[] = [];
+    const logger = {
+      debug: () => {},
+      info: () => {},
+      error: () => {},
+      warn: (event: string, fields?: Record<string, unknown>) => warnings.push(`${event} ${String(fields?.role)}`),
+    };
+    const proxy = await startTestProxy({ limits: { rateBurst: 5, ratePerSecond: 1 }, logger });
+    proxies.push(proxy);
+    const token = await tokenFor('flooder');
+    const extension = await connectExtension(proxy, token);
+    sockets.push(extension.socket);
+    for (let i = 0; i < 50; i++) {
+      extension.socket.send({ jsonrpc: '2.0', id: `conn-forged:${i}`, result: { forged: true } });
+    }
+    const deadline = Date.now() + 10_000;
+    while (!warnings.includes('rate_limited extension') && Date.now() < deadline) {
+      await new Promise((tick) => setTimeout(tick, 20));
+    }
+    assert.ok(warnings.includes('rate_limited extension'), warnings.join(', '));
+  });
+});
