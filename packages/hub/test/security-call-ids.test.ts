@@ -15,9 +15,9 @@ describe('security: a tab cannot answer a call sent to another tab (issue 26)', 
     transport.connect(1, 'http://127.0.0.1:8080/bank/', [tool('balance')], () => 'hang');
     transport.connect(2, 'http://127.0.0.1:8080/evil/', [tool('noop')]);
     const call = hub.callTool(1, 'balance', {}, 5_000);
-    const sent = transport.sent.find(({ message }) => message.method === 'browser/executeTool');
-    assert.ok(sent);
-    const id = String(sent.message.id);
+    const sent = transport.sent.find(({ message }) => message.method === 'browser/executeTool')?.message;
+    assert.ok(sent && 'id' in sent);
+    const id = String(sent.id);
     assert.doesNotMatch(id, /^call-\d+$/, 'a counter can be guessed');
     const forged: CallToolResult = { content: [{ type: 'text', text: 'forged by tab 2' }] };
     // The page in tab 2 tries the guessable ids, and even the real one.

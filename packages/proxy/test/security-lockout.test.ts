@@ -6,6 +6,7 @@ import { connectExtension, connectMcp, startTestProxy, tokenFor } from '../../..
 import { TestSocket } from '../../../test-support/proxy/test-socket';
 import { ProxyLink } from '../../extension/src/background/proxy-mode/proxy-link';
 import { ProxyRpc } from '../../server/src/proxy-client/proxy-rpc';
+import type { Limits } from '../src/core/limits';
 import type { ProxyServer } from '../src/index';
 
 /**
@@ -21,7 +22,7 @@ after(async () => {
   await Promise.all(proxies.map((proxy) => proxy.close()));
 });
 
-async function proxyWith(limits: Parameters<typeof startTestProxy>[0]['limits']): Promise<ProxyServer> {
+async function proxyWith(limits: Partial<Limits>): Promise<ProxyServer> {
   const proxy = await startTestProxy({ limits });
   proxies.push(proxy);
   return proxy;
