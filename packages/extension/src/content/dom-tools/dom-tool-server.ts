@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
+import { recordChanges } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
@@ -48,6 +49,7 @@ export class DomToolServer {
     this.#reading = options.reading ?? false;
     this.#reserved = options.reserved ?? [];
     this.#hover = new HoverRules(doc);
+    recordChanges(doc);
     const server = this;
     this.#context = {
       handles: handlesOfThisDocument(),
@@ -163,10 +165,11 @@ export class DomToolServer {
     const countsBefore = this.#counts();
     const observed = await actAndObserve(action, this.#context, options.keepWatching);
     const result: Record<string, unknown> = { done, ...options.extra };
-    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
     if (observed.changes) result.changes = observed.changes;
     if (observed.removed) result.removed = observed.removed;
     if (observed.messages.length) result.messages = observed.messages;
+    // The changes stay: when the browser does not load another page after all (a download), they are the answer.
+    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = observed.title;
     // Published before the result is answered: the agent's next call may use a tool this action made.
