@@ -8,6 +8,8 @@ import { startStdioMcp } from '../../test-support/stdio-client';
 
 export interface RivalProcess {
   pid: number;
+  /** Its working directory, where it writes its output files. */
+  workDir: string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   stderr(): string;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function startRival(script: string, args: string[]): Promise<RivalP
   });
   return {
     pid: rival.pid,
+    workDir,
     call: async (name, callArgs) => {
       const result = (await rival.client.callTool({ name, arguments: callArgs }, undefined, {
         timeout: 60_000,
