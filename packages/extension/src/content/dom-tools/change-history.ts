@@ -3,7 +3,7 @@
  * neither waits for them nor reports them as its own change. A node that changed at least twice,
  * outside our actions, within RECENT_MS, the last time within RECENT_MS before the action, is
  * "ticking". A list an action changed a moment ago is not: changes made while an action of ours
- * runs are not recorded here.
+ * runs are recorded only for what was ticking already.
  */
 const RECENT_MS = 1_500;
 
@@ -20,8 +20,9 @@ let acting = 0;
 export function recordChanges(doc: Document): void {
   if (observer) return;
   observer = new MutationObserver((records) => {
-    if (acting > 0) return;
-    remember(records);
+    // While an action runs, only what was ticking already is known to tick still (a clock across long actions).
+    const now = performance.now();
+    remember(acting > 0 ? records.filter((record) => wasTicking(record.target, now)) : records);
   });
   observer.observe(doc.documentElement, { childList: true, subtree: true, characterData: true });
 }
@@ -39,7 +40,8 @@ export function duringAction(): () => void {
   remember(observer?.takeRecords() ?? []);
   acting++;
   return () => {
-    observer?.takeRecords();
+    const now = performance.now();
+    remember((observer?.takeRecords() ?? []).filter((record) => wasTicking(record.target, now)));
     acting--;
   };
 }
