@@ -38,6 +38,15 @@ describe('events: what is a navigation, and what an action changed', () => {
   };
   const toolNamed = (name: string) =>
     waitFor(async () => (await agent.toolNames()).includes(name) || undefined, 10_000, `the ${name} tool`);
+  /** The clock ticked a few times since the tab's tools were derived: it has been seen ticking on its own. */
+  const clockTicked = async (page: Page) => {
+    const clockAt = () =>
+      page.evaluate(() =>
+        Number(/Running for ([\d.]+)/.exec(document.getElementById('clock')?.textContent ?? '')?.[1] ?? 0),
+      );
+    const from = await clockAt();
+    await waitFor(async () => (await clockAt()) >= from + 0.3 || undefined, 10_000, 'the clock to tick');
+  };
   const linksPage = async () => {
     const page = await open('/events/links.html');
     await toolNamed('add_one');
@@ -121,12 +130,7 @@ describe('events: what is a navigation, and what an action changed', () => {
 
   it('a clock that ticks on its own is not reported as the change of a click', async () => {
     const page = await linksPage();
-    // The clock has ticked a few times before the clicks.
-    await page.waitForFunction(
-      () => Number(/Running for ([\d.]+)/.exec(document.getElementById('clock')?.textContent ?? '')?.[1]) >= 0.3,
-      undefined,
-      { polling: 50 },
-    );
+    await clockTicked(page);
     for (let click = 1; click <= 5; click++) {
       const added = await agent.json<Done>('add_one');
       assert.equal(added.changes, `Count: ${click}`, JSON.stringify(added));
@@ -137,11 +141,7 @@ describe('events: what is a navigation, and what an action changed', () => {
 
   it('a click whose page renders a moment later waits for that render, and the clock that ticked meanwhile is not its change', async () => {
     const page = await linksPage();
-    await page.waitForFunction(
-      () => Number(/Running for ([\d.]+)/.exec(document.getElementById('clock')?.textContent ?? '')?.[1]) >= 0.3,
-      undefined,
-      { polling: 50 },
-    );
+    await clockTicked(page);
     for (let click = 1; click <= 3; click++) {
       const added = await agent.json<Done>('add_one_later');
       assert.equal(added.changes, `Count: ${click}`, JSON.stringify(added));
