@@ -10,7 +10,7 @@ import { textOf } from '../test-support/results';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRig } from './lib/rig';
-import { type RivalProcess, startRival } from './lib/rival-client';
+import { DEVTOOLS_MCP, PLAYWRIGHT_MCP, type RivalProcess, startRival } from './lib/rival-client';
 import { formatRow, type Summary, summarize, timeEach } from './lib/stats';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? iterations(200, 10));
@@ -44,23 +44,11 @@ interface Rival {
   open(rival: RivalProcess, url: string): Promise<Click>;
 }
 
-const playwrightArgs = ['--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox'];
-const devtoolsArgs = [
-  '--headless',
-  '--isolated',
-  '--executablePath',
-  '/usr/bin/chromium',
-  '--chromeArg=--no-sandbox',
-  '--usageStatistics=false',
-  '--performanceCrux=false',
-];
-
 const rivals: Rival[] = [
   {
     key: 'playwright',
     label: 'Playwright MCP browser_click (its snapshot after the click)',
-    script: '@playwright/mcp/cli.js',
-    args: playwrightArgs,
+    ...PLAYWRIGHT_MCP,
     open: async (rival, url) => {
       await rival.call('browser_navigate', { url });
       const shown = textOf(await rival.call('browser_snapshot', {}));
@@ -76,8 +64,7 @@ const rivals: Rival[] = [
   {
     key: 'devtools',
     label: 'chrome-devtools-mcp click (includeSnapshot)',
-    script: 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
-    args: devtoolsArgs,
+    ...DEVTOOLS_MCP,
     open: async (rival, url) => {
       const listed = textOf(await rival.call('new_page', { url }));
       // Its list names pages as "<id>: <url>".

@@ -15,6 +15,24 @@ export interface RivalProcess {
   close(): Promise<void>;
 }
 
+/** The two peers every benchmark runs beside tabmcp: headless, isolated, on the same Chromium build. */
+export const PLAYWRIGHT_MCP = {
+  script: '@playwright/mcp/cli.js',
+  args: ['--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox'],
+};
+export const DEVTOOLS_MCP = {
+  script: 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
+  args: [
+    '--headless',
+    '--isolated',
+    '--executablePath',
+    '/usr/bin/chromium',
+    '--chromeArg=--no-sandbox',
+    '--usageStatistics=false',
+    '--performanceCrux=false',
+  ],
+};
+
 /** Another MCP server, from node_modules, over stdio; cwd is a throwaway dir so its output files land there. */
 export async function startRival(script: string, args: string[]): Promise<RivalProcess> {
   const workDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-rival-'));
