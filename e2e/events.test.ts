@@ -81,7 +81,7 @@ describe('events: what is a navigation, and what an action changed', () => {
     assert.deepEqual(faked.content, [{ type: 'text', text: 'Stayed' }]);
     const pushed = await agent.call('push_state');
     assert.deepEqual(pushed.content, [{ type: 'text', text: 'Pushed' }]);
-    assert.match(page.url(), /\/events\/tool\.html\?page=2$/);
+    assert.match(await page.evaluate(() => location.href), /\/events\/tool\.html\?page=2$/);
   });
 
   it('a derived link click that loads another page is reported with the new page', async () => {

@@ -165,11 +165,10 @@ export class DomToolServer {
     const countsBefore = this.#counts();
     const observed = await actAndObserve(action, this.#context, options.keepWatching);
     const result: Record<string, unknown> = { done, ...options.extra };
+    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
     if (observed.changes) result.changes = observed.changes;
     if (observed.removed) result.removed = observed.removed;
     if (observed.messages.length) result.messages = observed.messages;
-    // The changes stay: when the browser does not load another page after all (a download), they are the answer.
-    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = observed.title;
     // Published before the result is answered: the agent's next call may use a tool this action made.

@@ -49,7 +49,9 @@ export function waitForSettle(inputs: SettleInputs): Promise<void> {
       else cancelHop ??= hop(check);
     });
     const cap = setTimeout(finish, inputs.maxWaitMs);
-    cancelHop = hop(check);
+    // A navigation the action began is known as it returns: answered before the page can go.
+    if (inputs.over()) finish();
+    else cancelHop = hop(check);
   });
 }
 

@@ -27,7 +27,7 @@ export interface Observed {
  * reports them (bridge/page-activity.ts). No fixed quiet time: an action that changes nothing
  * answers after one turn of the event loop. A part of the page that was changing on its own
  * before the action (a clock) neither holds the answer nor is reported. A navigation the action
- * started answers at once; the page unloading answers without reading it again.
+ * started answers at once, without reading the page again.
  */
 export async function actAndObserve(
   action: () => void | Promise<void>,
@@ -95,8 +95,8 @@ export async function actAndObserve(
     actionEnded();
   }
   navigating ||= unloading || activity.navigating() !== undefined;
-  // A document on its way out is not read again.
-  if (unloading) return { changes: '', removed: '', messages: [], navigating };
+  // A document on its way out is not read again: the answer must leave before the new document commits.
+  if (navigating) return { changes: '', removed: '', messages: [], navigating };
   const tickingText = [...ticked].map((node) => clean(node.textContent, 200)).filter(Boolean);
   const { added, removed } = withoutTicking(lineDiff(before.lines, pageLines(root, context)), tickingText);
   const messages = messagesAmong(touched);
