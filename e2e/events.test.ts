@@ -39,13 +39,13 @@ describe('events: what is a navigation, and what an action changed', () => {
   const toolNamed = (name: string) =>
     waitFor(async () => (await agent.toolNames()).includes(name) || undefined, 10_000, `the ${name} tool`);
   /** The clock ticked a few times since the tab's tools were derived: it has been seen ticking on its own. */
-  const clockTicked = async (page: Page) => {
+  const clockTicked = async (page: Page, seconds = 0.3) => {
     const clockAt = () =>
       page.evaluate(() =>
         Number(/Running for ([\d.]+)/.exec(document.getElementById('clock')?.textContent ?? '')?.[1] ?? 0),
       );
     const from = await clockAt();
-    await waitFor(async () => (await clockAt()) >= from + 0.3 || undefined, 10_000, 'the clock to tick');
+    await waitFor(async () => (await clockAt()) >= from + seconds || undefined, 10_000, 'the clock to tick');
   };
   const linksPage = async () => {
     const page = await open('/events/links.html');
@@ -147,6 +147,15 @@ describe('events: what is a navigation, and what an action changed', () => {
       assert.equal(added.changes, `Count: ${click}`, JSON.stringify(added));
       assert.equal(added.removed, undefined, JSON.stringify(added));
     }
+  });
+
+  it('a caption that ticks on its own (a countdown) sends no tools/list_changed', async () => {
+    const page = await linksPage();
+    await clockTicked(page);
+    const count = agent.listChangedCount();
+    // Ten more ticks of the countdown, each a new caption.
+    await clockTicked(page, 1);
+    assert.equal(agent.listChangedCount(), count);
   });
 
   it('open_tab of an unreachable address fails with the browser load error', async () => {
