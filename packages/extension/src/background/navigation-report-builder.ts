@@ -16,6 +16,9 @@ const NOT_ALLOWED_NOTE =
 /** What tabmcp itself learnt about where the tab went. Nothing else ever enters the report. */
 export interface NewPageFacts {
   navigating?: boolean;
+  /** The load failed: the browser's error, and the URL it was for. */
+  navigated?: false;
+  loadError?: string;
   note?: string;
   url?: string;
   title?: string;
@@ -29,6 +32,8 @@ export interface ReportContext {
    * Any other answer is the page's and stays apart, untouched but for defused look-alikes.
    */
   answeredByTabmcp: boolean;
+  /** Another page arrived (or is loading): what the action changed on the page it left is dropped. */
+  leftThePage?: boolean;
   /** The user's decision for the new page's site (hub site policy). */
   siteAccess(url: string): SiteAccess;
 }
@@ -50,7 +55,8 @@ export function withNavigationReport(
       ? parseObject((only as { text: string }).text)
       : undefined;
   if (derived) {
-    const { navigating: _replaced, ...rest } = derived;
+    const { navigating: _replaced, ...kept } = derived;
+    const rest = context.leftThePage ? withoutChanges(kept) : kept;
     return { ...result, content: [{ type: 'text', text: defuse(JSON.stringify({ ...rest, ...report })) }] };
   }
   const answer = withoutReportLookalikes(result);
@@ -75,6 +81,8 @@ export function withoutReportLookalikes(result: CallToolResult): CallToolResult 
 function reportFields(facts: NewPageFacts, context: ReportContext): NewPageFacts {
   const report: NewPageFacts = {};
   if (facts.navigating === true) report.navigating = true;
+  if (facts.navigated === false) report.navigated = false;
+  if (typeof facts.loadError === 'string') report.loadError = cleanPageLine(facts.loadError).slice(0, 200);
   const rawUrl = typeof facts.url === 'string' ? facts.url : undefined;
   const url = rawUrl === undefined ? undefined : defuse(cleanPageLine(rawUrl)).slice(0, MAX_URL);
   const allowed = rawUrl !== undefined && context.siteAccess(rawUrl) === 'allowed';
@@ -89,6 +97,12 @@ function reportFields(facts: NewPageFacts, context: ReportContext): NewPageFacts
     if (typeof facts.note === 'string') report.note = facts.note;
   }
   return report;
+}
+
+/** An answer without what the action changed on the page the tab has left. */
+function withoutChanges(answer: Record<string, unknown>): Record<string, unknown> {
+  const { changes: _changes, removed: _removed, messages: _messages, counts: _counts, tools: _tools, ...rest } = answer;
+  return rest;
 }
 
 function defuse(text: string): string {

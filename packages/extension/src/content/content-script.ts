@@ -123,8 +123,10 @@ function main(): void {
         if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
         else dom.stop();
       },
-      // Already debounced by the DOM source, and awaited after its own actions: sent at once.
+      // After an action of its own, awaited before the answer: sent at once.
       () => publish('browser/updateTools').catch(reportError),
+      // The page changed on its own: rate-limited per tab like the page's own list_changed.
+      () => updates.changed(),
       reportError,
     );
   let domTools = scheduleDerived(
