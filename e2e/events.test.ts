@@ -17,6 +17,13 @@ type Opened = { tab: { id: number; url: string }; toolsAvailable: string[] };
  * of an unreachable address fails with the browser's load error. What happened is checked on the
  * page over CDP as well as in the answer.
  */
+
+/** The report block a page's own answer is followed by: tabmcp's marker, then one JSON object. */
+function reportOf(text: string | undefined): { url?: string; title?: string } {
+  assert.ok(text?.startsWith('[tabmcp report:'), `a tabmcp report block, got: ${text}`);
+  return JSON.parse(text.slice(text.indexOf('] ') + 2)) as { url?: string; title?: string };
+}
+
 describe('events: what is a navigation, and what an action changed', () => {
   let scene: LaunchedScene;
   let site: ExampleServer;
@@ -60,7 +67,7 @@ describe('events: what is a navigation, and what an action changed', () => {
     assert.notEqual(answer.isError, true, textOf(answer));
     const [own, arrived] = answer.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Going');
-    const where = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string };
+    const where = reportOf(arrived?.text);
     assert.match(where.url ?? '', /\/events\/next\.html$/, arrived?.text);
     assert.equal(where.title, 'Events: the next page');
   });
@@ -71,7 +78,7 @@ describe('events: what is a navigation, and what an action changed', () => {
     const answer = await agent.call('save_then_go');
     const [own, arrived] = answer.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Saving');
-    assert.match(JSON.parse(arrived?.text ?? '{}').url ?? '', /\/events\/next\.html$/, arrived?.text);
+    assert.match(reportOf(arrived?.text).url ?? '', /\/events\/next\.html$/, arrived?.text);
   });
 
   it('unload events the page dispatches itself are not a navigation, nor is pushState', async () => {
