@@ -21,6 +21,7 @@ type Opened = { tab: { id: number; url: string }; toolsAvailable: string[] };
 /** The report block a page's own answer is followed by: tabmcp's marker, then one JSON object. */
 function reportOf(text: string | undefined): { url?: string; title?: string } {
   assert.ok(text?.startsWith('[tabmcp report:'), `a tabmcp report block, got: ${text}`);
+  if (text === undefined) return {};
   return JSON.parse(text.slice(text.indexOf('] ') + 2)) as { url?: string; title?: string };
 }
 

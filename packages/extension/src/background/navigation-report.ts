@@ -178,7 +178,9 @@ function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
       return {
         url: outcome.url,
         title: outcome.title,
-        ...(outcome.tools ? { tools: outcome.tools } : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
+        ...(outcome.tools
+          ? { tools: outcome.tools }
+          : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
       };
   }
 }
