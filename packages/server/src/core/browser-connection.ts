@@ -48,7 +48,16 @@ export interface LinkEvents {
 
 /** Starts a browser with the extension; throws a ProtocolError whose message tells how to install one. */
 export interface BrowserLauncher {
-  launch(request?: LaunchRequest): Promise<void>;
+  /** Resolves once the browser process runs; undefined when none was started (one already runs). */
+  launch(request?: LaunchRequest): Promise<LaunchedBrowser | undefined>;
+}
+
+export interface LaunchedBrowser {
+  /**
+   * Settles with why the browser process ended (its exit code or signal, its last output, the path
+   * of its kept log) if it ends; connect_browser answers with it instead of waiting out its timeout.
+   */
+  exited: Promise<string>;
 }
 
 export interface LaunchRequest {
