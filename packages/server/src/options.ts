@@ -41,7 +41,8 @@ export interface CliOptions {
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
 
 Usage: tabmcp [options]
-       tabmcp pair          print the pairing token and how to pair your own Chrome
+       tabmcp pair          print the pairing token and how to pair your own Chrome, and the
+                            HTTP client setup (with --http PORT: for that port)
 
   --launch             start Chromium with the extension at the first connect_browser (not at start,
                        so a client that only lists the tools starts no browser)
@@ -56,8 +57,13 @@ Usage: tabmcp [options]
                        plus list_page_tools and call_page_tool for the focused tab's tools
   --view focused|all   focused (default): the focused tab's tools; all: also every tab's tools as
                        website_tool_<domain>_tab<N>_<name>, routed to the best tab by the extension
-  --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
-                       every client gets its own session (focus, tools)
+  --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.
+                       Clients send "Authorization: Bearer <token>": at start tabmcp prints the token
+                       and the setup of Claude Code, Cursor and VS Code (so does \`tabmcp pair\`), e.g.
+                       claude mcp add --transport http tabmcp http://127.0.0.1:PORT/mcp \\
+                         --header "Authorization: Bearer <token>"
+                       A 2025-11-25 (or older) client gets a session of its own (focus, tools);
+                       2026-07-28 clients, which have no sessions, share one view of every tab
   --allow-extension-id ID
                        also accept the tabmcp extension under this id (repeatable): a copy from the
                        Chrome Web Store or the release zip has another id than the dev build
@@ -89,6 +95,13 @@ Environment:
   TABMCP_LOG_LEVEL     the log level when --log-level is not given
   TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)
 Logs go to stderr; stdout carries the MCP protocol.`;
+
+/** A command-line mistake, said in one line (parseArgs's own messages are long and name its internals). */
+export function usageProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // parseArgs adds advice about `--` that fits a script's arguments, not tabmcp's.
+  return message.replace(/\. To specify a positional argument[\s\S]*$/, '.');
+}
 
 function defaultExtensionDir(): string {
   // The build copies the extension into the package's dist/ (scripts/build.mjs), so an installed
@@ -146,7 +159,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     throw new Error(`--http must be a port number, got ${values.http}`);
   const [command, ...extra] = positionals;
   if ((command !== undefined && command !== 'pair') || extra.length > 0)
-    throw new Error(`Unknown command: ${positionals.join(' ')}`);
+    throw new Error(`Unknown command "${positionals.join(' ')}": the only command is \`tabmcp pair\`.`);
   return {
     launch: values.launch ?? false,
     headless: values.headless ?? false,
