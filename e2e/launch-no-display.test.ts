@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,10 @@ describe('--launch with no display', () => {
       assert.notEqual(connected.isError, true, `${textOf(connected)}\n${tabmcp.stderr()}`);
       assert.match(tabmcp.stderr(), /"event":"browser.headless".*no display/);
       assert.match(tabmcp.stderr(), /"event":"browser.launched".*"headless":true/);
+      // The browser's own name and full version (client hints), not a constant nor the reduced UA's "156.0.0.0".
+      const { browser } = JSON.parse(textOf(connected)) as { browser: { name: string; version: string } };
+      const installed = /Chromium ([\d.]+)/.exec(execFileSync('chromium', ['--version'], { encoding: 'utf8' }))?.[1];
+      assert.deepEqual(browser, { name: 'Chromium', version: installed });
     } finally {
       await tabmcp.close();
     }
