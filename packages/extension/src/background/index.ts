@@ -67,6 +67,7 @@ listenToPopup(
   {
     hub,
     linkState: () => (link.isOpen ? 'open' : 'closed'),
+    linkProblem: () => link.problem,
     serverUrl: async () => linkUrl(await loadConfig()),
     onSiteChanged: (site) => {
       for (const tab of hub.tabs()) if (siteOf(tab.url) === site) reportTab(tab.tabId);

@@ -28,6 +28,8 @@ export interface BrowserConnection {
   waitUntilUp(timeoutMs: number): Promise<boolean>;
   /** Why the browser cannot be reached at all now (a foreign program on the port), if so. */
   linkProblem?(): string | undefined;
+  /** Why an extension that dialled in lately was turned away (not paired, wrong token…), if so. */
+  pairingProblem?(): string | undefined;
   connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }>;
   openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult>;
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;

@@ -47,9 +47,20 @@ async function connect(session: ToolSession, launch: boolean, progress: Progress
       ]);
       if (typeof outcome === 'string' && !connection.isUp)
         return jsonResult({ connected: false, error: outcome }, true);
-      if (outcome === false) return errorResult(extensionSilentAfterLaunch(timings.launchTimeoutMs));
+      if (outcome === false)
+        return errorResult(extensionSilentAfterLaunch(timings.launchTimeoutMs, connection.pairingProblem?.()));
     } else if (!(await connection.waitUntilUp(timings.connectGraceMs))) {
-      return jsonResult({ connected: false, error: NO_BROWSER_FOUND, instructions: NO_BROWSER_INSTRUCTIONS }, true);
+      // An extension that dialled in and was refused is the likeliest reason: say it first.
+      const refused = connection.pairingProblem?.();
+      return jsonResult(
+        {
+          connected: false,
+          error: NO_BROWSER_FOUND,
+          ...(refused ? { reason: refused } : {}),
+          instructions: NO_BROWSER_INSTRUCTIONS,
+        },
+        true,
+      );
     }
   }
   await session.attach();
