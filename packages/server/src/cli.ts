@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { autoConnect } from './auto-connect';
 import { BrowserSession } from './core/session';
+import { installExtension, installedExtensionText } from './install-extension';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
@@ -42,8 +43,14 @@ async function main(): Promise<void> {
     return;
   }
   const token = options.token ?? loadOrCreateToken();
-  if (options.command === 'pair') {
-    process.stdout.write(pairingInstructions(options.port, token, options.extensionDir, options.httpPort));
+  if (options.command === 'pair' || options.command === 'extension') {
+    // Chrome loads the extension from a folder of the user's, not from npx's cache (install-extension.ts).
+    const installed = installExtension(options.extensionDir);
+    process.stdout.write(
+      options.command === 'extension'
+        ? installedExtensionText(installed)
+        : pairingInstructions(options.port, token, installed.dir, options.httpPort),
+    );
     return;
   }
   const log = createLogger(options.logLevel);

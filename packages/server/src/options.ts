@@ -17,8 +17,8 @@ export interface CliOptions {
   fallbackTools: boolean;
   /** Serve MCP over Streamable HTTP on this loopback port instead of stdio. */
   httpPort: number | undefined;
-  /** `tabmcp pair`: print the pairing token and the steps to pair a Chrome, then exit. */
-  command: 'serve' | 'pair';
+  /** `tabmcp pair`: print the pairing token and the steps to pair a Chrome; `extension`: install it for Chrome. */
+  command: 'serve' | 'pair' | 'extension';
   /** `focused` (default): the focused tab's tools; `all`: every tab's tools under hub names too. */
   view: 'focused' | 'all';
   /** Remote mode (docs/remote.md): the browser is reached through this proxy; --token is the JWT. */
@@ -43,6 +43,8 @@ export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools 
 Usage: tabmcp [options]
        tabmcp pair          print the pairing token and how to pair your own Chrome, and the
                             HTTP client setup (with --http PORT: for that port)
+       tabmcp extension     install the extension for your own Chrome into ~/.tabmcp/extension/<version>
+                            and say how to load it
 
   --launch             start Chromium with the extension at the first connect_browser (not at start,
                        so a client that only lists the tools starts no browser)
@@ -158,8 +160,10 @@ export function parseCliOptions(argv: string[]): CliOptions {
   if (httpPort !== undefined && (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65_535))
     throw new Error(`--http must be a port number, got ${values.http}`);
   const [command, ...extra] = positionals;
-  if ((command !== undefined && command !== 'pair') || extra.length > 0)
-    throw new Error(`Unknown command "${positionals.join(' ')}": the only command is \`tabmcp pair\`.`);
+  if ((command !== undefined && command !== 'pair' && command !== 'extension') || extra.length > 0)
+    throw new Error(
+      `Unknown command "${positionals.join(' ')}": the commands are \`tabmcp pair\` and \`tabmcp extension\`.`,
+    );
   return {
     launch: values.launch ?? false,
     headless: values.headless ?? false,
@@ -171,7 +175,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     startUrl: values.open,
     fallbackTools: values['fallback-tools'] ?? false,
     httpPort,
-    command: command === 'pair' ? 'pair' : 'serve',
+    command: command === 'pair' || command === 'extension' ? command : 'serve',
     // A process per call has no focus to keep between calls: page tools must be callable by hub name.
     view: parseView(values.view ?? (values['auto-connect'] ? 'all' : 'focused')),
     proxy: parseProxyUrl(values.proxy),

@@ -18,7 +18,8 @@ export function pairingInstructions(port: number, token: string, extensionDir: s
 
 1. Load the extension once: open chrome://extensions, turn on "Developer mode",
    click "Load unpacked" and pick ${extensionDir}
-   (A copy from the release zip or the Chrome Web Store has an id of its own: start tabmcp with
+   (tabmcp installed it there, under its home, for this version; \`tabmcp extension\` says so again.
+   A copy from the release zip or the Chrome Web Store has an id of its own: start tabmcp with
    --allow-extension-id <the id chrome://extensions shows>.)
 2. Open its options: chrome://extensions → tabmcp → Details → "Extension options"
    (or chrome-extension://${EXTENSION_ID}/options.html)
