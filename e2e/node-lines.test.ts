@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { NODE_LINES, nodeOfLine, runningLine } from '../test-support/node-lines';
+import { repoRoot } from '../test-support/paths';
+
+/**
+ * Issue 28: tabmcp says it runs on Node 20, 22 and 24, so each line runs the unit tests and one
+ * end-to-end smoke test (the lazy --launch: a real Chromium, the built extension, the MCP SDK
+ * client). The line `npm test` itself runs on is covered by the rest of the suite; the others run
+ * here, with node builds from the npm registry.
+ */
+const SMOKE = 'e2e/lazy-launch.test.ts';
+/** The unit suite takes a few minutes on a busy machine; one line's run must not hit the 3-minute default. */
+const LINE_TIMEOUT_MS = 15 * 60_000;
+
+function runTests(node: string, args: string[]): { status: number | null; tail: string } {
+  const run = spawnSync(node, [join(repoRoot, 'scripts', 'test.mjs'), ...args], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+    timeout: LINE_TIMEOUT_MS,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  return { status: run.status, tail: `${run.stdout}\n${run.stderr}`.slice(-4_000) };
+}
+
+/** npm's own semver, to read engines as `npm install` does (it warns EBADENGINE on a mismatch). */
+function npmSemver(): { satisfies(version: string, range: string): boolean } {
+  const npmRoot = join(dirname(dirname(process.execPath)), 'lib', 'node_modules', 'npm');
+  return createRequire(join(npmRoot, 'package.json'))('semver');
+}
+
+describe('Node lines 20, 22 and 24', () => {
+  it('this run is on one of them', () => {
+    assert.ok((NODE_LINES as readonly number[]).includes(runningLine()), process.version);
+  });
+
+  it('every locked package installs without an engine warning on each line', () => {
+    const semver = npmSemver();
+    const lock = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { engines?: { node?: string } }>;
+    };
+    for (const line of NODE_LINES) {
+      const version = spawnSync(nodeOfLine(line), ['--version'], { encoding: 'utf8' }).stdout.trim().slice(1);
+      const unmet = Object.entries(lock.packages)
+        .filter(([, entry]) => entry.engines?.node && !semver.satisfies(version, entry.engines.node))
+        .map(([path, entry]) => `${path.replace(/^.*node_modules\//, '')} (${entry.engines?.node})`);
+      assert.deepEqual(unmet, [], `Node ${version}`);
+    }
+  });
+
+  for (const line of NODE_LINES.filter((candidate) => candidate !== runningLine())) {
+    it(`Node ${line}: the unit tests and the smoke test pass`, { timeout: 2 * LINE_TIMEOUT_MS }, () => {
+      const node = nodeOfLine(line);
+      const unit = runTests(node, ['--unit']);
+      assert.equal(unit.status, 0, `unit tests on Node ${line}:\n${unit.tail}`);
+      const smoke = runTests(node, [SMOKE]);
+      assert.equal(smoke.status, 0, `${SMOKE} on Node ${line}:\n${smoke.tail}`);
+    });
+  }
+});
