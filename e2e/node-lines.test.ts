@@ -20,8 +20,12 @@ const LINE_TIMEOUT_MS = 15 * 60_000;
 /** Runs scripts/test.mjs with that node; the tail of its output for a failure message. */
 function runTests(node: string, args: string[]): Promise<{ status: number | null; tail: string }> {
   return new Promise((resolve) => {
+    // Without NODE_TEST_CONTEXT: inherited from this test, it makes the inner runner report to us
+    // as a subtest and exit 0 at once, whatever its tests do.
+    const { NODE_TEST_CONTEXT: _inherited, ...env } = process.env;
     const child = spawn(node, [join(repoRoot, 'scripts', 'test.mjs'), ...args], {
       cwd: repoRoot,
+      env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -41,10 +45,17 @@ function runTests(node: string, args: string[]): Promise<{ status: number | null
 /** A line's unit tests, then its smoke test; the failure message names the line and the run. */
 async function testLine(line: number): Promise<string | undefined> {
   const node = nodeOfLine(line);
-  const unit = await runTests(node, ['--unit']);
-  if (unit.status !== 0) return `unit tests on Node ${line} (exit ${unit.status}):\n${unit.tail}`;
-  const smoke = await runTests(node, [SMOKE]);
-  if (smoke.status !== 0) return `${SMOKE} on Node ${line} (exit ${smoke.status}):\n${smoke.tail}`;
+  for (const [what, args] of [
+    ['unit tests', ['--unit']],
+    [SMOKE, [SMOKE]],
+  ] as const) {
+    const run = await runTests(node, [...args]);
+    // The runner's own summary (TAP "# pass N" or spec "ℹ pass N"): tests ran, and none failed.
+    const passed = Number(/(?:#|ℹ) pass (\d+)/.exec(run.tail)?.[1] ?? 0);
+    const failed = Number(/(?:#|ℹ) fail (\d+)/.exec(run.tail)?.[1] ?? -1);
+    if (run.status !== 0 || passed === 0 || failed !== 0)
+      return `${what} on Node ${line}: exit ${run.status}, ${passed} passed, ${failed} failed:\n${run.tail}`;
+  }
   return undefined;
 }
 

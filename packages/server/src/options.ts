@@ -48,7 +48,7 @@ Usage: tabmcp [options]
 
   --launch             start Chromium with the extension at the first connect_browser (not at start,
                        so a client that only lists the tools starts no browser)
-  --headless           launch without a window
+  --headless           launch without a window (automatic on Linux with no DISPLAY/WAYLAND_DISPLAY)
   --browser PATH       Chromium/Chrome to launch (default: CHROME_PATH, then the usual paths)
   --port N             local WebSocket port for the extension (default ${DEFAULT_BROWSER_LINK_PORT})
   --token TOKEN        pairing token (default: kept in $TABMCP_HOME/pairing-token, ~/.tabmcp)
