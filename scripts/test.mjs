@@ -3,9 +3,13 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { testOtherLines } from './node-lines.mjs';
 
 const unitOnly = process.argv.includes('--unit');
+// The whole suite (`npm test`) then runs the other supported Node lines (scripts/node-lines.mjs), outside
+// the runner's per-file timeout; `node scripts/test.mjs node-lines` runs e2e/node-lines.test.ts and them.
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const withOtherLines = !unitOnly && (filters.length === 0 || filters.includes('node-lines'));
 
 function findTests(dir) {
   const found = [];
@@ -42,4 +46,5 @@ const result = spawnSync(
   ],
   { stdio: 'inherit' },
 );
-process.exit(result.status ?? 1);
+if (result.status !== 0) process.exit(result.status ?? 1);
+if (withOtherLines && !(await testOtherLines())) process.exit(1);
