@@ -35,6 +35,7 @@ function npm(args: string[], cwd: string): string {
 describe('the packed tabmcp, installed into an empty folder', () => {
   let scratch: string;
   let tarball: string;
+  let packedFiles: string[] = [];
   let userDir: string;
   let bins: string;
   let site: StaticSite;
@@ -47,8 +48,9 @@ describe('the packed tabmcp, installed into an empty folder', () => {
     // `npm test` has just built dist/; prepack would build again and swap dist/ under other tests.
     const packed = JSON.parse(
       npm(['pack', '--json', '--ignore-scripts', '--pack-destination', scratch, '-w', 'packages/server'], repoRoot),
-    ) as Array<{ filename: string }>;
+    ) as Array<{ filename: string; files: Array<{ path: string }> }>;
     tarball = join(scratch, packed[0]?.filename ?? 'missing.tgz');
+    packedFiles = (packed[0]?.files ?? []).map((file) => file.path);
     userDir = join(scratch, 'user');
     mkdirSync(userDir);
     // Offline: the package must need nothing from the registry (its dependencies are bundled).
@@ -74,28 +76,44 @@ describe('the packed tabmcp, installed into an empty folder', () => {
     assert.equal(printed.trim(), version);
   });
 
+  it('carries a README, the LICENSE and the extension release zip (issue 28)', () => {
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', 'server', 'package.json'), 'utf8'));
+    const zip = `dist/tabmcp-extension-${version}.zip`;
+    for (const file of ['README.md', 'LICENSE', zip]) assert.ok(packedFiles.includes(file), `${file} not packed`);
+    const installed = readFileSync(join(userDir, 'node_modules', 'tabmcp', zip));
+    assert.deepEqual(installed, readFileSync(join(repoRoot, 'dist-release', `tabmcp-extension-${version}.zip`)));
+    // The package's README links the docs it cites by URL: the package ships no docs/ folder.
+    const readme = readFileSync(join(userDir, 'node_modules', 'tabmcp', 'README.md'), 'utf8');
+    assert.doesNotMatch(readme, /\]\((?!https:\/\/)[^)]+\)/, 'a relative link in the package README');
+  });
+
   it('tabmcp-proxy is installed beside it', () => {
     const help = execFileSync(join(bins, 'tabmcp-proxy'), ['--help'], { cwd: userDir, encoding: 'utf8' });
     assert.match(help, /tabmcp-proxy serve/);
   });
 
-  it('installed globally or run by npx -y, it finds the extension inside its own package', () => {
-    // `tabmcp pair` prints where the extension to load is: the copy tabmcp itself uses.
-    const home = { ...userEnv, TABMCP_HOME: join(scratch, 'pair-home') };
+  it('installed globally or run by npx -y, tabmcp pair installs the extension under its home, per version', () => {
+    // `tabmcp pair` prints where the extension to load is: a copy in $TABMCP_HOME/extension/<version>,
+    // not npx's cache, which the next version rewrites in place (issue 28).
+    const pairHome = join(scratch, 'pair-home');
+    const home = { ...userEnv, TABMCP_HOME: pairHome };
+    const { version } = JSON.parse(readFileSync(join(repoRoot, 'packages', 'server', 'package.json'), 'utf8'));
+    const installedDir = join(pairHome, 'extension', version);
     const extensionShown = (output: string) => /pick (\S+)/.exec(output)?.[1];
     const globalPrefix = join(scratch, 'global');
     npm(['install', '--global', '--offline', '--no-audit', '--no-fund', '--prefix', globalPrefix, tarball], scratch);
     const globalPair = execFileSync(join(globalPrefix, 'bin', 'tabmcp'), ['pair'], { env: home, encoding: 'utf8' });
-    assert.equal(extensionShown(globalPair), join(globalPrefix, 'lib', 'node_modules', 'tabmcp', 'dist', 'extension'));
+    assert.equal(extensionShown(globalPair), installedDir);
     const viaNpx = execFileSync(
       'npx',
       ['--offline', '--yes', '--cache', join(scratch, 'npm-cache'), '--package', tarball, 'tabmcp', 'pair'],
       { cwd: scratch, env: home, encoding: 'utf8', timeout: 60_000 },
     );
-    const npxExtension = extensionShown(viaNpx) ?? '';
-    assert.match(npxExtension, /_npx\/\w+\/node_modules\/tabmcp\/dist\/extension$/);
-    for (const dir of [extensionShown(globalPair) ?? '', npxExtension])
-      assert.ok(existsSync(join(dir, 'manifest.json')), `no extension at ${dir}`);
+    assert.equal(extensionShown(viaNpx), installedDir);
+    assert.ok(existsSync(join(installedDir, 'manifest.json')), `no extension at ${installedDir}`);
+    // `tabmcp extension` says where it is, and leaves the folder Chrome loads from alone.
+    const said = execFileSync(join(globalPrefix, 'bin', 'tabmcp'), ['extension'], { env: home, encoding: 'utf8' });
+    assert.match(said, new RegExp(`is installed in\\n\\s+${installedDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`));
   });
 
   it('the installed tabmcp launches Chromium with its own extension, and a page tool works', async () => {

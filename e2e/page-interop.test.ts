@@ -193,9 +193,14 @@ describe('interop: every kind of page reaches MCP clients', () => {
       (message?.content as { text: string } | undefined)?.text ?? '',
       /^\[page prompt message \(written as user\) from http:\/\/[^\]]+\] In a calm tone, explain count=2$/,
     );
+    // MCP 2025-11-25's "Resource not found" (-32002), with the page's own reason (issue 28).
     await assert.rejects(
       tabmcp.client.readResource({ uri: 'counter://nothing' }),
-      /could not answer resources\/read: .*No resource counter:\/\/nothing/,
+      (error: Error & { code?: number }) => {
+        assert.equal(error.code, -32002);
+        assert.match(error.message, /could not answer resources\/read: .*No resource counter:\/\/nothing/);
+        return true;
+      },
     );
     assert.equal(await (await pageAt('/interop/hand-written.html')).textContent('#count'), '2');
   });
@@ -206,12 +211,18 @@ describe('interop: every kind of page reaches MCP clients', () => {
     await changed;
     assert.deepEqual((await tabmcp.client.listResources()).resources, []);
     assert.deepEqual((await tabmcp.client.listPrompts()).prompts, []);
-    // The spec's resource-not-found answer (-32602 since 2026-07-28, which the SDK sends in both
-    // eras), with one "MCP error" prefix, the client's own: the server's message carries none.
+    // The spec's resource-not-found answer of this client's revision (2025-11-25: -32002; -32602
+    // from 2026-07-28), with one "MCP error" prefix, the client's own: the server's message carries none.
     await assert.rejects(tabmcp.client.readResource({ uri: 'counter://value' }), (error: Error & { code?: number }) => {
-      assert.equal(error.code, -32602);
-      assert.match(error.message, /^MCP error -32602: Resource counter:\/\/value not found\. No tab is focused/);
+      assert.equal(error.code, -32002);
+      assert.match(error.message, /^MCP error -32002: Resource counter:\/\/value not found\. No tab is focused/);
       assert.doesNotMatch(error.message.slice(10), /MCP error/);
+      return true;
+    });
+    // An unknown prompt is invalid params (-32602), not an invalid request (-32600).
+    await assert.rejects(tabmcp.client.getPrompt({ name: 'explain' }), (error: Error & { code?: number }) => {
+      assert.equal(error.code, -32602);
+      assert.match(error.message, /Unknown prompt "explain"\. No tab is focused/);
       return true;
     });
   });

@@ -131,7 +131,7 @@ function filesUnder(dir) {
  * The Chrome Web Store / "Load unpacked" zip: the dev build without its `key` (the store assigns the
  * id; a key in an upload is refused) and without source maps. docs/user-guide.md says how to install it.
  */
-function buildReleaseZip() {
+function releaseZip() {
   const dist = join(pkg('extension'), 'dist');
   const files = filesUnder(dist)
     .filter((path) => !path.endsWith('.map'))
@@ -147,9 +147,15 @@ function buildReleaseZip() {
       }
       return { name, data };
     });
+  return zipArchive(files);
+}
+
+const RELEASE_ZIP = `tabmcp-extension-${version}.zip`;
+
+function buildReleaseZip() {
   const out = join(root, 'dist-release');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, `tabmcp-extension-${version}.zip`), zipArchive(files));
+  writeFileSync(join(out, RELEASE_ZIP), releaseZip());
 }
 
 async function buildPageScript() {
@@ -267,6 +273,8 @@ async function buildServer(extensionAndPage) {
     cpSync(join(pkg('extension'), 'dist'), join(out, 'extension'), { recursive: true });
     mkdirSync(join(out, 'page'));
     cpSync(join(pkg('page'), 'dist', 'tabmcp-page.js'), join(out, 'page', 'tabmcp-page.js'));
+    // The npm package carries the release zip too: a user of their own Chrome (or the Web Store) needs it.
+    writeFileSync(join(out, RELEASE_ZIP), releaseZip());
   });
 }
 

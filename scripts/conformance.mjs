@@ -25,6 +25,46 @@ const SUITES = {
 };
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(SUITES);
 
+// Scenarios the suite marks passed that test nothing of tabmcp's: they call a fixture tool tabmcp does
+// not have, and its "Unknown tool" error result (isError: true) is all they look for. Reported as
+// hollow after each run and not counted as passed (issue 28).
+const HOLLOW = {
+  'tools-call-error':
+    'calls the fixture tool test_error_handling and accepts any isError result: tabmcp\'s "Unknown tool" answer passes it',
+};
+
+// What an expected failure (scripts/conformance-expected-failures.yml) may fail on: a fixture tabmcp
+// does not have, or a feature it does not declare. A listed scenario failing on anything else is
+// reported and fails the run, so the list cannot hide a protocol bug (issue 28: it hid wrong codes).
+const FIXTURE_SIGNS = [
+  /Method not found/, // logging/setLevel, completion/complete: capabilities tabmcp does not declare
+  /did not request (elicitation|sampling)/,
+  /No (image|audio|resource) content found|Missing (image|resource) content|Expected multiple content items/,
+  /No progress notifications received/,
+  /Unknown tool "|Tool '[^']+' not found/,
+  /No tab is focused/, // fixture resources and prompts: tabmcp's are the focused page's
+  /Not testable|Prerequisite failed|fixture .* unavailable/,
+  /InputRequiredResult|input_required/,
+  /did not create a task|MUST create a task|no taskId|CreateTaskResult|resultType:"task"|capabilities\.extensions MUST be advertised/,
+  /Server executed 'test_missing_capability'|returned a successful response from a client that did not declare/,
+  /Mutated the (tool|prompt) list/, // fixture hooks test_trigger_tool_change / _prompt_change
+  /tool result content MUST be unaffected by the Mcp-Method header/, // on the fixture tool slow_compute
+];
+
+// Protocol requirements tabmcp does not meet, said out loud on every run instead of hidden in the list:
+// tabmcp does not implement the tasks extension (SEP-2663), and the 2.x SDK it is built on registers no
+// tasks/update, so tasks/* are answered -32601 (Method not found).
+const KNOWN_GAPS = {
+  'sep-2663-tasks-methods-non-declaring':
+    'tasks/get, tasks/update, tasks/cancel from a client without the tasks extension: the spec says -32021, tabmcp answers -32601 (no tasks extension)',
+  'sep-2322-validate-input-responses':
+    'SHOULD: malformed inputResponses on a tools/call are not refused; tabmcp asks for no input (the SDK lifts them unchecked)',
+  'sep-2322-error-on-protocol-error':
+    'SHOULD: null inputResponses are not answered with a JSON-RPC error; tabmcp asks for no input (the SDK lifts them unchecked)',
+  'sep-2663-tasks-get-invalid-task-id-32602':
+    'tasks/get with an unknown task id: the spec says -32602, tabmcp answers -32601 (no tasks extension)',
+};
+
 function install(name, { version }) {
   const dir = join(root, '.tmp', 'conformance', name);
   const bin = join(dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
@@ -145,6 +185,7 @@ for (const name of suites.length > 0 ? suites : Object.keys(SUITES)) {
   relay.close();
   tabmcp.close();
   if (status !== 0) failed = true;
+  if (!reportHonestly(outDir)) failed = true;
   summary.node = spawnSync(node, ['--version']).stdout.toString().trim();
   summary.suites[name] = { version: suite.version, args: suite.args, baselinePassed: status === 0, ...tally(outDir) };
 }
@@ -155,9 +196,54 @@ if (record) {
 }
 process.exit(failed ? 1 : 0);
 
+/** Each scenario's checks from the suite's output folder, by scenario name. */
+function scenarioChecks(outDir) {
+  const scenarios = new Map();
+  if (!existsSync(outDir)) return scenarios;
+  for (const entry of readdirSync(outDir).sort()) {
+    const file = join(outDir, entry, 'checks.json');
+    if (!existsSync(file)) continue;
+    const name = entry.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
+    scenarios.set(name, JSON.parse(readFileSync(file, 'utf8')));
+  }
+  return scenarios;
+}
+
+/**
+ * Prints the hollow passes and the known protocol gaps, and checks that every failing check of a
+ * listed scenario fails on a missing fixture or a gap named above. False when one does not.
+ */
+function reportHonestly(outDir) {
+  let honest = true;
+  for (const [name, checks] of scenarioChecks(outDir)) {
+    const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+    if (bad.length === 0 && HOLLOW[name]) process.stdout.write(`hollow pass, not counted: ${name}: ${HOLLOW[name]}\n`);
+    for (const check of bad) {
+      const text = `${check.errorMessage ?? ''} ${check.description ?? ''}`;
+      if (KNOWN_GAPS[check.id]) {
+        process.stdout.write(`known protocol gap: ${name}/${check.id}: ${KNOWN_GAPS[check.id]}\n`);
+      } else if (!FIXTURE_SIGNS.some((sign) => sign.test(text))) {
+        honest = false;
+        process.stdout.write(
+          `NOT a fixture failure: ${name}/${check.id}: ${check.errorMessage ?? check.description}\n`,
+        );
+      }
+    }
+  }
+  return honest;
+}
+
 /** Scenario and check counts from the suite's checks.json files; a WARNING counts as not passed. */
 function tally(outDir) {
-  const counts = { scenarios: 0, scenariosPassed: 0, checksPassed: 0, checksFailed: 0, checksWarned: 0, failing: [] };
+  const counts = {
+    scenarios: 0,
+    scenariosPassed: 0,
+    checksPassed: 0,
+    checksFailed: 0,
+    checksWarned: 0,
+    failing: [],
+    hollow: [],
+  };
   if (!existsSync(outDir)) return counts;
   for (const entry of readdirSync(outDir).sort()) {
     const file = join(outDir, entry, 'checks.json');
@@ -168,8 +254,10 @@ function tally(outDir) {
     counts.checksPassed += checks.filter((check) => check.status === 'SUCCESS').length;
     counts.checksFailed += checks.filter((check) => check.status === 'FAILURE').length;
     counts.checksWarned += checks.filter((check) => check.status === 'WARNING').length;
-    if (bad.length === 0) counts.scenariosPassed += 1;
-    else counts.failing.push(entry.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, ''));
+    const name = entry.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
+    if (bad.length > 0) counts.failing.push(name);
+    else if (HOLLOW[name]) counts.hollow.push(name);
+    else counts.scenariosPassed += 1;
   }
   return counts;
 }

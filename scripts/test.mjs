@@ -6,9 +6,13 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
+import { testOtherLines } from './node-lines.mjs';
 
 const unitOnly = process.argv.includes('--unit');
+// The whole suite (`npm test`) then runs the other supported Node lines (scripts/node-lines.mjs), outside
+// the runner's per-file timeout; `node scripts/test.mjs node-lines` runs e2e/node-lines.test.ts and them.
 const filters = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const withOtherLines = !unitOnly && (filters.length === 0 || filters.includes('node-lines'));
 
 function findTests(dir) {
   const found = [];
@@ -56,4 +60,5 @@ const unitStatus = run(
   Math.max(1, availableParallelism()),
 );
 const endToEndStatus = run(files.filter(isEndToEnd), 1);
-process.exit(unitStatus || endToEndStatus);
+if (unitStatus || endToEndStatus) process.exit(unitStatus || endToEndStatus);
+if (withOtherLines && !(await testOtherLines())) process.exit(1);

@@ -40,8 +40,13 @@ export const AuditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
+/** Why the link is closed, as the extension sees it (extension/src/link-advice.ts says what to do). */
+export const LinkProblem = z.enum(['unpaired', 'wrong-token', 'no-server', 'not-tabmcp', 'refused']);
+export type LinkProblem = z.infer<typeof LinkProblem>;
+
 export const PopupState = z.object({
   link: z.enum(['open', 'closed']),
+  linkProblem: LinkProblem.optional(),
   serverUrl: z.string().max(300),
   tabs: z.array(PopupTab),
   sites: z.array(z.object({ site: SiteName, decision: z.enum(['allow', 'block']) })),

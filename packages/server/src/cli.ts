@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { autoConnect } from './auto-connect';
 import { BrowserSession } from './core/session';
+import { installExtension, installedExtensionText } from './install-extension';
 import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
 import { serveStdioBothEras } from './mcp/serve-stdio';
-import { type CliOptions, parseCliOptions, USAGE } from './options';
+import { type CliOptions, parseCliOptions, USAGE, usageProblem } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
 import { impliedProxyUrl } from './proxy-client/token-claims';
@@ -21,7 +22,8 @@ async function main(): Promise<void> {
   try {
     options = parseCliOptions(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    // The cause and where to look; the whole help would bury the one line that matters.
+    process.stderr.write(`tabmcp: ${usageProblem(error)}\nRun \`tabmcp --help\` for the options.\n`);
     process.exit(2);
   }
   // Asked-for output goes to stdout; this process is not serving MCP then.
@@ -41,8 +43,14 @@ async function main(): Promise<void> {
     return;
   }
   const token = options.token ?? loadOrCreateToken();
-  if (options.command === 'pair') {
-    process.stdout.write(pairingInstructions(options.port, token, options.extensionDir));
+  if (options.command === 'pair' || options.command === 'extension') {
+    // Chrome loads the extension from a folder of the user's, not from npx's cache (install-extension.ts).
+    const installed = installExtension(options.extensionDir);
+    process.stdout.write(
+      options.command === 'extension'
+        ? installedExtensionText(installed)
+        : pairingInstructions(options.port, token, installed.dir, options.httpPort),
+    );
     return;
   }
   const log = createLogger(options.logLevel);
@@ -112,15 +120,20 @@ async function main(): Promise<void> {
     await startLink();
     const { MCP_PATH, serveHttp } = await import('./mcp/serve-http');
     const { httpBearerToken } = await import('./mcp/http-token');
+    const bearerToken = httpBearerToken(token);
     const http = await serveHttp({
       port: options.httpPort,
-      bearerToken: httpBearerToken(token),
+      bearerToken,
       newSession: () => newSession(),
       newSharedView: () => newSession('all').session,
       log,
-    });
+    }).catch((error: unknown) => exitOnTakenPort(error, options.httpPort ?? 0, '--http'));
     closeHttp = http.close;
-    log('http.listening', { url: `http://127.0.0.1:${http.port}${MCP_PATH}` });
+    const url = `http://127.0.0.1:${http.port}${MCP_PATH}`;
+    log('http.listening', { url });
+    // stdout carries no protocol over HTTP: what to paste into the MCP client, header included.
+    const { httpClientSetup } = await import('./http-client-setup');
+    process.stdout.write(httpClientSetup(url, bearerToken));
   } else {
     process.stdin.on('end', () => void shutdown('stdin closed'));
     const { session: view, endpoint } = first;
@@ -141,8 +154,21 @@ async function main(): Promise<void> {
   }
   // --launch starts Chromium at the first connect_browser, not now (session.ts, launchByDefault): a client
   // that only initializes and lists the tools (a health check, a protocol probe) starts no browser.
-  // Over HTTP each client gets its own session; the first one only served to decide --launch.
+  // Over HTTP each 2025-era client gets its own session; the first one only served to decide --launch.
   if (options.httpPort !== undefined) first.release();
+}
+
+/** A port another program holds is an expected condition: one line with the cause and the way out. */
+function exitOnTakenPort(error: unknown, port: number, flag: string): never {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE' || code === 'EACCES') {
+    const cause = code === 'EADDRINUSE' ? 'is already in use by another program' : 'may not be used by this user';
+    process.stderr.write(
+      `tabmcp: port ${port} (${flag}) ${cause}. Pick another: ${flag} <port>, or ${flag} 0 for any free port.\n`,
+    );
+    process.exit(1);
+  }
+  throw error;
 }
 
 main().catch((error: unknown) => {

@@ -17,8 +17,8 @@ export interface CliOptions {
   fallbackTools: boolean;
   /** Serve MCP over Streamable HTTP on this loopback port instead of stdio. */
   httpPort: number | undefined;
-  /** `tabmcp pair`: print the pairing token and the steps to pair a Chrome, then exit. */
-  command: 'serve' | 'pair';
+  /** `tabmcp pair`: print the pairing token and the steps to pair a Chrome; `extension`: install it for Chrome. */
+  command: 'serve' | 'pair' | 'extension';
   /** `focused` (default): the focused tab's tools; `all`: every tab's tools under hub names too. */
   view: 'focused' | 'all';
   /** Remote mode (docs/remote.md): the browser is reached through this proxy; TABMCP_TOKEN is the JWT. */
@@ -41,11 +41,14 @@ export interface CliOptions {
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
 
 Usage: tabmcp [options]
-       tabmcp pair          print the pairing token and how to pair your own Chrome
+       tabmcp pair          print the pairing token and how to pair your own Chrome, and the
+                            HTTP client setup (with --http PORT: for that port)
+       tabmcp extension     install the extension for your own Chrome into ~/.tabmcp/extension/<version>
+                            and say how to load it
 
   --launch             start Chromium with the extension at the first connect_browser (not at start,
                        so a client that only lists the tools starts no browser)
-  --headless           launch without a window
+  --headless           launch without a window (automatic on Linux with no DISPLAY/WAYLAND_DISPLAY)
   --browser PATH       Chromium/Chrome to launch (default: CHROME_PATH, then the usual paths)
   --port N             local WebSocket port for the extension (default ${DEFAULT_BROWSER_LINK_PORT})
   (the pairing token: TABMCP_TOKEN in the environment, else kept in $TABMCP_HOME/pairing-token)
@@ -56,8 +59,13 @@ Usage: tabmcp [options]
                        plus list_page_tools and call_page_tool for the focused tab's tools
   --view focused|all   focused (default): the focused tab's tools; all: also every tab's tools as
                        website_tool_<domain>_tab<N>_<name>, routed to the best tab by the extension
-  --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio;
-                       every client gets its own session (focus, tools)
+  --http PORT          serve MCP over Streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio.
+                       Clients send "Authorization: Bearer <token>": at start tabmcp prints the token
+                       and the setup of Claude Code, Cursor and VS Code (so does \`tabmcp pair\`), e.g.
+                       claude mcp add --transport http tabmcp http://127.0.0.1:PORT/mcp \\
+                         --header "Authorization: Bearer <token>"
+                       A 2025-11-25 (or older) client gets a session of its own (focus, tools);
+                       2026-07-28 clients, which have no sessions, share one view of every tab
   --allow-extension-id ID
                        also accept the tabmcp extension under this id (repeatable): a copy from the
                        Chrome Web Store or the release zip has another id than the dev build
@@ -89,6 +97,13 @@ Environment:
   TABMCP_LOG_LEVEL     the log level when --log-level is not given
   TABMCP_LOG=silent    no log lines on stderr (unless a log level is given)
 Logs go to stderr; stdout carries the MCP protocol.`;
+
+/** A command-line mistake, said in one line (parseArgs's own messages are long and name its internals). */
+export function usageProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // parseArgs adds advice about `--` that fits a script's arguments, not tabmcp's.
+  return message.replace(/\. To specify a positional argument[\s\S]*$/, '.');
+}
 
 function defaultExtensionDir(): string {
   // The build copies the extension into the package's dist/ (scripts/build.mjs), so an installed
@@ -160,8 +175,10 @@ export function parseCliOptions(argv: string[]): CliOptions {
   if (httpPort !== undefined && (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65_535))
     throw new Error(`--http must be a port number, got ${values.http}`);
   const [command, ...extra] = positionals;
-  if ((command !== undefined && command !== 'pair') || extra.length > 0)
-    throw new Error(`Unknown command: ${positionals.join(' ')}`);
+  if ((command !== undefined && command !== 'pair' && command !== 'extension') || extra.length > 0)
+    throw new Error(
+      `Unknown command "${positionals.join(' ')}": the commands are \`tabmcp pair\` and \`tabmcp extension\`.`,
+    );
   return {
     launch: values.launch ?? false,
     headless: values.headless ?? false,
@@ -173,7 +190,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     startUrl: values.open,
     fallbackTools: values['fallback-tools'] ?? false,
     httpPort,
-    command: command === 'pair' ? 'pair' : 'serve',
+    command: command === 'pair' || command === 'extension' ? command : 'serve',
     // A process per call has no focus to keep between calls: page tools must be callable by hub name.
     view: parseView(values.view ?? (values['auto-connect'] ? 'all' : 'focused')),
     proxy: parseProxyUrl(values.proxy),

@@ -1,8 +1,16 @@
 import { EXTENSION_ID } from '@tabmcp/protocol';
+import { httpClientSetup } from './http-client-setup';
 import { httpBearerToken } from './mcp/http-token';
 
-/** What `tabmcp pair` prints: the token and the few steps that pair a Chrome the user already runs. */
-export function pairingInstructions(port: number, token: string, extensionDir: string): string {
+/** The port `tabmcp pair` writes into the HTTP client setup when not given `--http PORT` (the docs' port). */
+const DOCUMENTED_HTTP_PORT = 8770;
+
+/**
+ * What `tabmcp pair` prints: the token and the few steps that pair a Chrome the user already runs,
+ * then the setup of MCP clients of `tabmcp --http`.
+ */
+export function pairingInstructions(port: number, token: string, extensionDir: string, httpPort?: number): string {
+  const shownHttpPort = httpPort || DOCUMENTED_HTTP_PORT;
   return `Pair your own Chrome (or Chromium, Edge, Brave) with tabmcp
 
   Port:   ${port}
@@ -10,7 +18,8 @@ export function pairingInstructions(port: number, token: string, extensionDir: s
 
 1. Load the extension once: open chrome://extensions, turn on "Developer mode",
    click "Load unpacked" and pick ${extensionDir}
-   (A copy from the release zip or the Chrome Web Store has an id of its own: start tabmcp with
+   (tabmcp installed it there, under its home, for this version; \`tabmcp extension\` says so again.
+   A copy from the release zip or the Chrome Web Store has an id of its own: start tabmcp with
    --allow-extension-id <the id chrome://extensions shows>.)
 2. Open its options: chrome://extensions → tabmcp → Details → "Extension options"
    (or chrome-extension://${EXTENSION_ID}/options.html)
@@ -20,7 +29,6 @@ export function pairingInstructions(port: number, token: string, extensionDir: s
 The token stays the same until you delete $TABMCP_HOME/pairing-token (default ~/.tabmcp).
 tabmcp --launch needs none of this: the Chromium it starts is paired by itself.
 
-MCP clients of \`tabmcp --http <port>\` send this header with every request:
-  Authorization: Bearer ${httpBearerToken(token)}
-`;
+For \`tabmcp --http ${shownHttpPort}\` (${httpPort ? 'the port you gave' : 'another port: `tabmcp pair --http <port>`'}):
+${httpClientSetup(`http://127.0.0.1:${shownHttpPort}/mcp`, httpBearerToken(token))}`;
 }

@@ -3,8 +3,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Where tabmcp keeps its pairing token: $TABMCP_HOME or ~/.tabmcp. */
-function tabmcpHome(env: NodeJS.ProcessEnv = process.env): string {
+/** Where tabmcp keeps its pairing token, kept browser logs and installed extension: $TABMCP_HOME or ~/.tabmcp. */
+export function tabmcpHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.TABMCP_HOME ?? join(homedir(), '.tabmcp');
 }
 

@@ -3,6 +3,7 @@ import {
   dialledPort,
   type ExtensionToServer,
   KEEPALIVE_INTERVAL_MS,
+  type LinkProblem,
   type Logger,
   linkProof,
   newNonce,
@@ -39,6 +40,8 @@ export class BrowserLink {
   onrequest: ((request: ServerRequest) => void) | undefined;
   onopen: (() => void) | undefined;
   onstatechange: ((state: 'open' | 'closed') => void) | undefined;
+  /** Why the last dial failed, for the popup and the options page; undefined while open or unknown. */
+  problem: LinkProblem | undefined;
 
   constructor(
     private readonly config: () => Promise<LinkConfig>,
@@ -137,8 +140,11 @@ export class BrowserLink {
     this.#socket = socket;
     this.#authenticated = false;
     const clientNonce = newNonce();
+    let socketOpened = false;
     socket.onopen = () => {
+      socketOpened = true;
       if (!token) {
+        this.problem = 'unpaired';
         this.log('link.unpaired', { reason: 'no pairing token: pair the extension (options page)' });
         socket.close(4001, 'not paired');
         return;
@@ -147,6 +153,7 @@ export class BrowserLink {
     };
     const opened = () => {
       this.#authenticated = true;
+      this.problem = undefined;
       this.#backoffMs = MIN_BACKOFF_MS;
       this.#keepalive = setInterval(() => this.send({ type: 'ping' }), KEEPALIVE_INTERVAL_MS);
       this.onopen?.();
@@ -176,6 +183,8 @@ export class BrowserLink {
       this.log('link.closed', { code: event.code, reason: event.reason });
       this.onstatechange?.('closed');
       this.#scheduleRetry();
+      // The WebSocket API hides why a handshake failed: ask the port over plain HTTP.
+      if (!socketOpened) void probePort(url).then((problem) => (this.problem = problem));
     };
   }
 
@@ -199,6 +208,7 @@ export class BrowserLink {
         ])
       : ['', ''];
     if (!challenge.ok || !sameProof(challenge.value.proof, expected)) {
+      this.problem = challenge.ok ? 'wrong-token' : 'not-tabmcp';
       this.log('link.unauthenticated', { reason: 'the process on the port did not prove it holds the pairing token' });
       socket.close(4001, 'authentication failed');
       return false;
@@ -213,6 +223,25 @@ export class BrowserLink {
     clearTimeout(this.#retry);
     this.#retry = setTimeout(() => void this.#dial(), this.#backoffMs);
     this.#backoffMs = Math.min(this.#backoffMs * 2, MAX_BACKOFF_MS);
+  }
+}
+
+/** How long the port probe waits: a program that accepts and never answers must not hold it. */
+const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * Nobody listening, a tabmcp that refused this extension (its id), or another program. The
+ * link server's plain-HTTP answer names tabmcp and lets any origin read it.
+ */
+async function probePort(linkUrl: string): Promise<LinkProblem> {
+  const httpUrl = linkUrl.replace(/^ws/, 'http');
+  try {
+    const response = await fetch(httpUrl, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    const text = await response.text();
+    return text.startsWith('tabmcp browser link') ? 'refused' : 'not-tabmcp';
+  } catch (error) {
+    // A CORS refusal or a timeout means something answered; only a refused connection is "nobody".
+    return (error as Error).name === 'TimeoutError' ? 'not-tabmcp' : 'no-server';
   }
 }
 

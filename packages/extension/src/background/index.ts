@@ -1,5 +1,6 @@
 import { Hub, siteOf } from '@tabmcp/hub';
 import { BROWSER_LINK_PROTOCOL_VERSION } from '@tabmcp/protocol';
+import { browserIdentityReady, browserInfo } from './browser-identity';
 import { BrowserLink } from './browser-link';
 import { ChromeHubStore } from './chrome-hub-store';
 import { chromeTabOpener } from './chrome-tab-opener';
@@ -12,7 +13,6 @@ import { handleServerRequest } from './link-commands';
 import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
 import { forwardTabEvents, injectIntoOpenTabs, restoreHub } from './tab-events';
-import { browserInfo } from './tab-info';
 import { workerLog } from './worker-log';
 
 /** The extension's background worker: the hub, its chrome adapters and the browser link. */
@@ -28,6 +28,7 @@ tagTabDocuments(log);
 // Read while the hub restores, so the first dial does not wait for it; later dials read it afresh.
 let firstConfig: ReturnType<typeof loadConfig> | undefined = loadConfig();
 const link = new BrowserLink(async () => {
+  await browserIdentityReady;
   const config = await (firstConfig ?? loadConfig());
   firstConfig = undefined;
   return { url: linkUrl(config), token: config.token };
@@ -66,6 +67,7 @@ listenToPopup(
   {
     hub,
     linkState: () => (link.isOpen ? 'open' : 'closed'),
+    linkProblem: () => link.problem,
     serverUrl: async () => linkUrl(await loadConfig()),
     onSiteChanged: (site) => {
       for (const tab of hub.tabs()) if (siteOf(tab.url) === site) reportTab(tab.tabId);

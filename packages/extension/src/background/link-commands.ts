@@ -7,9 +7,10 @@ import {
   type ServerRequest,
   waitUntil,
 } from '@tabmcp/protocol';
+import { browserInfo } from './browser-identity';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
-import { browserInfo, toTabInfo } from './tab-info';
+import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
 
 const LOAD_TIMEOUT_MS = 30_000;

@@ -1,9 +1,11 @@
 import { type Hub, siteOf } from '@tabmcp/hub';
-import { type Logger, PopupRequest, type PopupState, validate } from '@tabmcp/protocol';
+import { type LinkProblem, type Logger, PopupRequest, type PopupState, validate } from '@tabmcp/protocol';
 
 export interface PopupContext {
   hub: Hub;
   linkState: () => 'open' | 'closed';
+  /** Why the link is closed, when known (browser-link.ts). */
+  linkProblem: () => LinkProblem | undefined;
   serverUrl: () => Promise<string>;
   onSiteChanged: (site: string) => void;
 }
@@ -50,8 +52,11 @@ async function popupState(context: PopupContext): Promise<PopupState> {
       tools: entry.tools.map((tool) => tool.name),
     });
   }
+  const link = context.linkState();
+  const problem = link === 'closed' ? context.linkProblem() : undefined;
   return {
-    link: context.linkState(),
+    link,
+    ...(problem ? { linkProblem: problem } : {}),
     serverUrl: await context.serverUrl(),
     tabs,
     sites: hub.sites(),

@@ -1,4 +1,4 @@
-import { type BrowserInfo, cleanPageLine, type SiteAccess, type TabInfo, type Tool } from '@tabmcp/protocol';
+import { cleanPageLine, type SiteAccess, type TabInfo, type Tool } from '@tabmcp/protocol';
 
 /**
  * A tab as the server sees it. Its title is page-written: always one clean line, and on a site the
@@ -21,12 +21,6 @@ export function toTabInfo(
     ...(tools ? { tools } : {}),
     ...(siteAccess && siteAccess !== 'allowed' ? { siteAccess } : {}),
   };
-}
-
-export function browserInfo(): BrowserInfo {
-  const match = /(Edg|OPR|Chrome|Chromium)\/([\d.]+)/.exec(navigator.userAgent);
-  const brand = match?.[1] === 'Edg' ? 'Edge' : match?.[1] === 'OPR' ? 'Opera' : 'Chromium';
-  return { name: brand, version: match?.[2] ?? 'unknown' };
 }
 
 function originOf(url: string): string {

@@ -1,4 +1,5 @@
 import { DEFAULT_BROWSER_LINK_PORT, PopupState, validate } from '@tabmcp/protocol';
+import { linkAdvice } from '../link-advice';
 import './remote-proxy';
 
 /**
@@ -32,9 +33,9 @@ async function refreshStatus(): Promise<void> {
     show('The extension background did not answer; reload the extension.', false);
     return;
   }
-  const { link, serverUrl } = parsed.value;
+  const { link, linkProblem, serverUrl } = parsed.value;
   if (link === 'open') show(`Connected to ${serverUrl}`, true);
-  else show(`Not connected to ${serverUrl}. Is a tabmcp server running, with this token?`, false);
+  else show(linkAdvice(linkProblem, serverUrl, chrome.runtime.id), false);
 }
 
 form.addEventListener('submit', (event) => {

@@ -1,4 +1,5 @@
 import { type PopupRequest, PopupState, type PopupTab, validate } from '@tabmcp/protocol';
+import { linkAdvice } from '../link-advice';
 
 /**
  * The toolbar popup: the link to the tabmcp server, the tabs with tools and whether their site may
@@ -57,6 +58,10 @@ function render(state: PopupState): void {
   link.textContent = state.link === 'open' ? 'connected to tabmcp' : 'not connected';
   link.className = `badge ${state.link}`;
   byId('server').textContent = `Server: ${state.serverUrl}`;
+  const advice = byId('advice');
+  advice.hidden = state.link === 'open';
+  byId('advice-text').textContent =
+    state.link === 'open' ? '' : linkAdvice(state.linkProblem, state.serverUrl, chrome.runtime.id);
   const tabs = byId('tabs');
   tabs.replaceChildren(
     ...(state.tabs.length ? state.tabs.map(renderTab) : [element('li', 'No tab offers tools.', 'muted')]),
@@ -80,6 +85,10 @@ function render(state: PopupState): void {
 
 document.addEventListener('click', (event) => {
   const target = event.target;
+  if (target instanceof HTMLButtonElement && target.id === 'pair') {
+    void chrome.runtime.openOptionsPage();
+    return;
+  }
   if (!(target instanceof HTMLButtonElement) || !target.dataset.site) return;
   const decision = target.dataset.decision === 'block' ? 'block' : 'allow';
   void ask({ type: 'popup/setSite', site: target.dataset.site, decision }).then((state) => state && render(state));

@@ -28,6 +28,8 @@ export interface BrowserConnection {
   waitUntilUp(timeoutMs: number): Promise<boolean>;
   /** Why the browser cannot be reached at all now (a foreign program on the port), if so. */
   linkProblem?(): string | undefined;
+  /** Why an extension that dialled in lately was turned away (not paired, wrong token…), if so. */
+  pairingProblem?(): string | undefined;
   connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }>;
   openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult>;
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;
@@ -48,7 +50,16 @@ export interface LinkEvents {
 
 /** Starts a browser with the extension; throws a ProtocolError whose message tells how to install one. */
 export interface BrowserLauncher {
-  launch(request?: LaunchRequest): Promise<void>;
+  /** Resolves once the browser process runs; undefined when none was started (one already runs). */
+  launch(request?: LaunchRequest): Promise<LaunchedBrowser | undefined>;
+}
+
+export interface LaunchedBrowser {
+  /**
+   * Settles with why the browser process ended (its exit code or signal, its last output, the path
+   * of its kept log) if it ends; connect_browser answers with it instead of waiting out its timeout.
+   */
+  exited: Promise<string>;
 }
 
 export interface LaunchRequest {

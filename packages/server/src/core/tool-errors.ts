@@ -1,3 +1,5 @@
+import { docsUrl } from '../docs-links';
+
 /**
  * What the core tools answer when a call cannot go through. Each text names the step that gets
  * the agent going again; tests and agents match on them, so change them deliberately.
@@ -22,12 +24,11 @@ export const toolFailed = (tool: string, reason: string) =>
 
 // connect_browser
 export const NO_BROWSER_FOUND = 'No browser found';
-export const NO_BROWSER_INSTRUCTIONS =
-  'Open Chrome or Chromium with the tabmcp extension enabled (see the README, "Use your own Chrome"), or call connect_browser with launch=true to start a fresh Chromium with the extension.';
+export const NO_BROWSER_INSTRUCTIONS = `No browser with the tabmcp extension is connected to this server. Either call connect_browser with launch=true (tabmcp starts a fresh Chromium with its extension, already paired), or have the user pair their own Chrome: load the extension, run \`npx -y tabmcp pair\` and paste the port and token it prints into the extension's options page (${docsUrl('docs/user-guide.md#install-the-extension-in-your-chrome')}).`;
 export const LAUNCH_DISABLED =
   'Launching is disabled in this tabmcp server. Open Chrome or Chromium with the tabmcp extension yourself, then call connect_browser with launch=false.';
-export const extensionSilentAfterLaunch = (timeoutMs: number) =>
-  `Chromium started but the tabmcp extension did not connect within ${timeoutMs} ms. See docs/troubleshooting.md.`;
+export const extensionSilentAfterLaunch = (timeoutMs: number, refused?: string) =>
+  `Chromium started but the tabmcp extension did not connect within ${timeoutMs} ms.${refused ? ` ${refused}` : ''} See ${docsUrl('docs/troubleshooting.md#chromium-started-but-the-extension-did-not-connect')}.`;
 
 // open_tab, focus_tab, close_tab
 export const invalidUrl = (url: string) => `Invalid URL "${url}": give an absolute URL such as https://example.com`;

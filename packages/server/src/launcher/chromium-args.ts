@@ -28,3 +28,17 @@ export function chromiumArgs(options: ChromiumArgsOptions = {}): string[] {
     ...(extensions ? [`--disable-extensions-except=${extensions}`, `--load-extension=${extensions}`] : []),
   ];
 }
+
+/**
+ * Why a launched browser must run headless although --headless was not given: on Linux without
+ * an X or Wayland display (SSH, containers, CI, WSL without its GUI) a headed Chromium exits at
+ * once. Undefined when a window can be shown.
+ */
+export function noDisplayReason(
+  env: Record<string, string | undefined> = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (platform !== 'linux' && platform !== 'freebsd' && platform !== 'openbsd') return undefined;
+  if (env.DISPLAY || env.WAYLAND_DISPLAY) return undefined;
+  return 'neither DISPLAY nor WAYLAND_DISPLAY is set';
+}

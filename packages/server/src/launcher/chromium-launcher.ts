@@ -1,11 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ErrorCode, type Logger, ProtocolError } from '@tabmcp/protocol';
-import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection';
+import type { BrowserLauncher, LaunchedBrowser, LaunchRequest } from '../core/browser-connection';
+import { tabmcpHome } from '../pairing';
+import { reportBrowserExit } from './browser-exit';
 import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
-import { chromiumArgs } from './chromium-args';
+import { chromiumArgs, noDisplayReason } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
 import { chooseProfileRoot, profileRoots, RAM_PROFILE_DISK_CACHE_BYTES, storageBoundArgs } from './profile-root';
 import { markProfileOwner, PROFILE_PREFIX, reclaimStaleProfiles } from './stale-profiles';
@@ -19,6 +21,8 @@ export interface LaunchOptions {
   startUrl?: string;
   /** After the link dropped, how long a launch waits for the old browser to exit (default 2 s). */
   exitGraceMs?: number;
+  /** Where the log of a browser that ended by itself is kept (default $TABMCP_HOME/logs). */
+  keptLogDir?: string;
   log?: Logger;
 }
 
@@ -41,6 +45,8 @@ export class ChromiumLauncher implements BrowserLauncher {
   #profileDir: string | undefined;
   #watchdog: BrowserWatchdog | undefined;
   #startedAt = 0;
+  /** The children stop() ended: their exit is expected, not a failure to report. */
+  readonly #stopped = new WeakSet<ChildProcess>();
 
   constructor(options: LaunchOptions) {
     this.#options = options;
@@ -50,14 +56,14 @@ export class ChromiumLauncher implements BrowserLauncher {
     return this.#child !== undefined && this.#child.exitCode === null;
   }
 
-  async launch(request: LaunchRequest = {}): Promise<void> {
+  async launch(request: LaunchRequest = {}): Promise<LaunchedBrowser | undefined> {
     const previous = this.#child;
     const droppedAt = request.linkDroppedAt;
     if (previous && this.running && droppedAt !== undefined && this.#startedAt <= droppedAt) {
       this.#options.log?.('browser.awaiting-exit', { pid: previous.pid });
       await waitForExit(previous, this.#options.exitGraceMs ?? EXIT_GRACE_MS);
     }
-    if (this.running) return;
+    if (this.running) return undefined;
     const executable = findBrowser(this.#options.browserPath);
     if (!executable) throw new ProtocolError(ErrorCode.ServerError, INSTALL_INSTRUCTIONS);
     // The profile of a browser that died (crashed, killed, closed by the user) is no longer needed.
@@ -78,20 +84,27 @@ export class ChromiumLauncher implements BrowserLauncher {
       join(profileDir, 'Default', 'Preferences'),
       JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
     );
+    // A headed Chromium without a display exits at once: run headless, and say why.
+    const noDisplay = this.#options.headless ? undefined : noDisplayReason();
+    if (noDisplay) this.#options.log?.('browser.headless', { reason: `no display: ${noDisplay}` });
+    const headless = this.#options.headless || noDisplay !== undefined;
     const args = [
-      ...chromiumArgs({ headless: this.#options.headless, profileDir, extensionDirs: [extensionDir] }),
+      ...chromiumArgs({ headless, profileDir, extensionDirs: [extensionDir] }),
       ...(profileRoot.inMemory ? [`--disk-cache-size=${RAM_PROFILE_DISK_CACHE_BYTES}`] : []),
       ...storageBoundArgs(profileRoot.dir),
       // For tests and debugging, e.g. --remote-debugging-port=0.
       ...(process.env.TABMCP_BROWSER_ARGS?.split(' ').filter(Boolean) ?? []),
       this.#options.startUrl ?? 'about:blank',
     ];
-    const logFd = openSync(join(profileDir, 'chromium.log'), 'a');
+    const logFile = join(profileDir, 'chromium.log');
+    const logFd = openSync(logFile, 'a');
     const child = spawn(executable, args, { detached: true, stdio: ['ignore', logFd, logFd] });
+    // The child holds its own copy of the descriptor.
+    closeSync(logFd);
     this.#child = child;
     this.#startedAt = performance.now();
     this.#profileDir = profileDir;
-    this.#options.log?.('browser.launched', { executable, pid: child.pid, profileDir });
+    this.#options.log?.('browser.launched', { executable, pid: child.pid, profileDir, headless });
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (error) =>
@@ -115,11 +128,36 @@ export class ChromiumLauncher implements BrowserLauncher {
     );
     const watchdog = child.pid === undefined ? undefined : watchBrowser(child.pid, profileDir);
     this.#watchdog = watchdog;
-    child.once('exit', (code, signal) => {
-      this.#options.log?.('browser.exited', { code, signal });
-      watchdog?.release();
-      if (this.#child === child) this.#child = undefined;
+    const startedAt = this.#startedAt;
+    const exited = new Promise<string>((resolve) => {
+      child.once('exit', (code, signal) => {
+        if (this.#child === child) this.#child = undefined;
+        if (this.#stopped.has(child)) {
+          this.#options.log?.('browser.exited', { code, signal });
+          watchdog?.release();
+          return;
+        }
+        // Read and keep its log before the watchdog removes the profile that holds it.
+        const report = reportBrowserExit({
+          executable,
+          code,
+          signal,
+          livedMs: performance.now() - startedAt,
+          logFile,
+          keptLogDir: this.#options.keptLogDir ?? join(tabmcpHome(), 'logs'),
+        });
+        this.#options.log?.('browser.exited', {
+          code,
+          signal,
+          lastOutput: report.lastLines,
+          keptLog: report.keptLog,
+          message: report.message,
+        });
+        watchdog?.release();
+        resolve(report.message);
+      });
     });
+    return { exited };
   }
 
   /** Stops the browser we started (its whole process group) and removes its profile. */
@@ -127,6 +165,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     const child = this.#child;
     this.#child = undefined;
     const running = child !== undefined && child.exitCode === null && child.signalCode === null;
+    if (child) this.#stopped.add(child);
     const exited = running ? new Promise<void>((resolve) => child.once('exit', () => resolve())) : Promise.resolve();
     if (running && child.pid !== undefined) {
       try {

@@ -51,11 +51,22 @@ export function authenticateDialler(
   const fail = (reason: string) => {
     clearTimeout(timer);
     ws.off('message', onMessage);
+    ws.off('close', onClose);
     ws.close(4001, 'authentication failed');
     refused(reason);
   };
   const timer = setTimeout(() => fail('no authentication within 5 s'), LINK_AUTH_TIMEOUT_MS);
   timer.unref();
+  // The extension hangs up by itself when it has no token, or when our proof does not match its
+  // token: say which (the two looked alike in the log before, issue 28).
+  const onClose = (code: number, why: Buffer) => {
+    clearTimeout(timer);
+    ws.off('message', onMessage);
+    if (clientNonce === undefined && code === 4001 && why.toString() === 'not paired') refused('not paired');
+    else if (clientNonce !== undefined && code === 4001) refused('wrong pairing token');
+    else refused(`the dialler hung up before authenticating (code ${code})`);
+  };
+  ws.once('close', onClose);
   const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
     const text = isBinary ? '' : data.toString();
     if (clientNonce === undefined) {
@@ -73,6 +84,7 @@ export function authenticateDialler(
     }
     clearTimeout(timer);
     ws.off('message', onMessage);
+    ws.off('close', onClose);
     accepted();
   };
   ws.on('message', onMessage);

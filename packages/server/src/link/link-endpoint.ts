@@ -37,13 +37,24 @@ export class LinkEndpoint implements BrowserConnection {
 
   readonly #requestTimeoutMs: number;
 
-  constructor(log?: Logger, requestTimeoutMs?: number, portProblem?: () => string | undefined) {
+  constructor(
+    log?: Logger,
+    requestTimeoutMs?: number,
+    portProblem?: () => string | undefined,
+    pairingProblem?: () => string | undefined,
+  ) {
     this.#log = log ?? (() => {});
     this.#requestTimeoutMs = requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.#portProblem = portProblem ?? (() => undefined);
+    this.#pairingProblem = pairingProblem ?? (() => undefined);
   }
 
   readonly #portProblem: () => string | undefined;
+  readonly #pairingProblem: () => string | undefined;
+
+  pairingProblem(): string | undefined {
+    return this.#pairingProblem();
+  }
 
   linkProblem(): string | undefined {
     return this.#portProblem();

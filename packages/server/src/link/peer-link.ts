@@ -20,6 +20,12 @@ export interface PeerLinkOptions {
 /** A peer that stays silent this long (no pong to our pings) is gone. */
 const PEER_SILENCE_MS = 50_000;
 
+/**
+ * A program that accepts the connection and never answers (issue 28: connect_browser hung for
+ * minutes) is given this long to complete the WebSocket handshake; link-auth bounds the rest.
+ */
+const PEER_HANDSHAKE_TIMEOUT_MS = 5_000;
+
 export type PeerOpenFailure = 'nobody-listens' | 'refused' | 'not-tabmcp';
 
 /**
@@ -44,7 +50,10 @@ export class PeerLink {
   open(): Promise<void> {
     const { port, token, endpoint } = this.#options;
     // The token is never sent: both sides prove they hold it (link-auth.ts) before anything else.
-    const socket = new WebSocket(`ws://127.0.0.1:${port}${PEER_PATH}`, { maxPayload: MAX_MESSAGE_BYTES });
+    const socket = new WebSocket(`ws://127.0.0.1:${port}${PEER_PATH}`, {
+      maxPayload: MAX_MESSAGE_BYTES,
+      handshakeTimeout: PEER_HANDSHAKE_TIMEOUT_MS,
+    });
     this.#socket = socket;
     return new Promise<void>((resolve, reject) => {
       const failed = (kind: PeerOpenFailure, detail: string) => reject(Object.assign(new Error(detail), { kind }));
@@ -53,9 +62,15 @@ export class PeerLink {
           ? failed('refused', `The tabmcp on port ${port} refused this one (another pairing token?)`)
           : failed('not-tabmcp', `Port ${port} answers HTTP ${response.statusCode}; it is not a tabmcp browser link`),
       );
-      socket.once('error', (error: NodeJS.ErrnoException) =>
-        failed(error.code === 'ECONNREFUSED' ? 'nobody-listens' : 'not-tabmcp', error.message),
-      );
+      socket.once('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNREFUSED') failed('nobody-listens', error.message);
+        else if (/handshake has timed out/i.test(error.message))
+          failed(
+            'not-tabmcp',
+            `Port ${port} accepted the connection but did not answer within ${PEER_HANDSHAKE_TIMEOUT_MS} ms; it is not a tabmcp browser link`,
+          );
+        else failed('not-tabmcp', error.message);
+      });
       let authenticated = false;
       socket.once('open', () => {
         socket.on('error', (error) => this.#log('peer.error', { error: error.message }));

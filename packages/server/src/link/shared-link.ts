@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { errorMessage, type Logger } from '@tabmcp/protocol';
 import { LinkEndpoint } from './link-endpoint';
+import { REFUSAL_RELEVANT_MS } from './pairing-refusal';
 import { PeerLink, type PeerOpenFailure } from './peer-link';
 import { WebSocketBrowserLink } from './websocket-browser-link';
 
@@ -63,10 +64,22 @@ export class SharedBrowserLink {
   }
 
   createEndpoint(): LinkEndpoint {
-    const endpoint = new LinkEndpoint(this.#log, undefined, () => this.#portProblem);
+    const endpoint = new LinkEndpoint(
+      this.#log,
+      undefined,
+      () => this.#portProblem,
+      () => this.#pairingProblem(),
+    );
     this.#endpoints.set(endpoint, () => {});
     if (this.#role !== 'none') void this.#bind(endpoint);
     return endpoint;
+  }
+
+  /** An extension this process turned away lately (wrong token, not paired, id not accepted), if any. */
+  #pairingProblem(): string | undefined {
+    const refusal = this.#server?.recentRefusal;
+    if (!refusal || performance.now() - refusal.at > REFUSAL_RELEVANT_MS) return undefined;
+    return refusal.text;
   }
 
   releaseEndpoint(endpoint: LinkEndpoint): void {

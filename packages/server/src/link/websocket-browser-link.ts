@@ -13,6 +13,7 @@ import { ExtensionMux } from './extension-mux';
 import { failedReply } from './failed-reply';
 import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
+import { type PairingRefusal, pairingRefusalText, type RecentRefusal } from './pairing-refusal';
 
 export interface LinkServerOptions {
   host: string;
@@ -79,7 +80,11 @@ export class WebSocketBrowserLink {
       const peer = pathOf(request) === PEER_PATH;
       const refusal = peer ? this.#refusePeer(request) : this.#refuseExtension(request);
       if (refusal) {
-        this.#log('link.refused', { origin: request.headers.origin, peer, reason: refusal });
+        const origin = request.headers.origin;
+        // Another copy of our extension (store, zip) is worth a next step; a web page is not.
+        const fix =
+          !peer && origin?.startsWith('chrome-extension://') ? this.#noteRefusal('id-not-allowed', origin) : undefined;
+        this.#log('link.refused', { origin, peer, reason: refusal, ...(fix ? { fix } : {}) });
         socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`);
         return;
       }
@@ -89,7 +94,12 @@ export class WebSocketBrowserLink {
           this.#options.token,
           request.socket.localPort ?? 0,
           () => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)),
-          (reason) => this.#log('link.refused', { peer, reason }),
+          (reason) => {
+            const kind =
+              reason === 'not paired' ? 'not-paired' : reason === 'wrong pairing token' ? 'wrong-token' : undefined;
+            const fix = kind && !peer ? this.#noteRefusal(kind) : undefined;
+            this.#log('link.refused', { peer, reason, ...(fix ? { fix } : {}) });
+          },
         ),
       );
     });
@@ -133,6 +143,19 @@ export class WebSocketBrowserLink {
     };
   }
 
+  /** The last extension turned away, and when: connect_browser tells the agent (pairing-refusal.ts). */
+  get recentRefusal(): RecentRefusal | undefined {
+    return this.#recentRefusal;
+  }
+
+  #recentRefusal: RecentRefusal | undefined;
+
+  #noteRefusal(refusal: PairingRefusal, origin?: string): string {
+    const text = pairingRefusalText(refusal, origin);
+    this.#recentRefusal = { text, at: performance.now() };
+    return text;
+  }
+
   #refuseExtension(request: IncomingMessage): string | undefined {
     const origin = request.headers.origin;
     if (!origin || !this.#options.allowedOrigins.includes(origin)) {
@@ -153,6 +176,7 @@ export class WebSocketBrowserLink {
       this.#drop('A newer extension connection replaced this one');
     }
     this.#socket = ws;
+    this.#recentRefusal = undefined;
     this.#log('link.up', {});
     this.#touch();
     ws.on('message', (data, isBinary) => {

@@ -2,12 +2,12 @@ import {
   isSpecType,
   ProtocolError,
   ProtocolErrorCode,
-  ResourceNotFoundError,
   type Server,
   type SpecTypes,
 } from '@modelcontextprotocol/server';
-import { errorMessage, type PageMethod } from '@tabmcp/protocol';
+import type { PageMethod } from '@tabmcp/protocol';
 import type { PageEvent } from '../core/page-event';
+import { pageFailure, resourceNotFound, unknownPrompt } from './page-errors';
 import {
   markPrompt,
   markPromptList,
@@ -70,22 +70,21 @@ export function servePagePrimitives(server: Server, pages: PagePrimitives): void
     | 'ReadResourceResult'
     | 'ListPromptsResult'
     | 'GetPromptResult';
+  /** `notFound`: the method's own error for "no page has it", for no focused tab and the page's own refusal. */
   const ask = async <T extends Checked>(
     method: PageMethod,
     params: Record<string, unknown> | undefined,
     type: T,
-    noFocus: () => Error = () => new ProtocolError(ProtocolErrorCode.InvalidRequest, NO_FOCUS),
+    notFound: (reason: string) => ProtocolError = (reason) =>
+      new ProtocolError(ProtocolErrorCode.InvalidParams, reason),
   ): Promise<SpecTypes[T]> => {
     const pending = pages.requestFocusedPage(method, params);
-    if (!pending) throw noFocus();
+    if (!pending) throw notFound(NO_FOCUS);
     let raw: unknown;
     try {
       raw = await pending;
     } catch (error) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidRequest,
-        `The focused page could not answer ${method}: ${errorMessage(error)}`,
-      );
+      throw pageFailure(method, error, notFound);
     }
     if (!isSpecType[type](raw)) {
       throw new ProtocolError(
@@ -105,22 +104,22 @@ export function servePagePrimitives(server: Server, pages: PagePrimitives): void
     list('resources/templates/list', 'ListResourceTemplatesResult', { resourceTemplates: [] }),
   );
   // Without a focused tab no page holds the resource: the spec's not-found answer, with the fix in the message.
-  server.setRequestHandler('resources/read', (request) =>
-    ask(
-      'resources/read',
-      { uri: request.params.uri },
-      'ReadResourceResult',
-      () => new ResourceNotFoundError(request.params.uri, `Resource ${request.params.uri} not found. ${NO_FOCUS}`),
-    ),
-  );
+  server.setRequestHandler('resources/read', (request) => {
+    const { uri } = request.params;
+    return ask('resources/read', { uri }, 'ReadResourceResult', (reason) =>
+      resourceNotFound(uri, `Resource ${uri} not found. ${reason}`),
+    );
+  });
   server.setRequestHandler('prompts/list', () => list('prompts/list', 'ListPromptsResult', { prompts: [] }));
-  server.setRequestHandler('prompts/get', (request) =>
-    ask(
+  server.setRequestHandler('prompts/get', (request) => {
+    const { name } = request.params;
+    return ask(
       'prompts/get',
-      { name: request.params.name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) },
+      { name, ...(request.params.arguments ? { arguments: request.params.arguments } : {}) },
       'GetPromptResult',
-    ),
-  );
+      (reason) => unknownPrompt(name, reason),
+    );
+  });
   server.setRequestHandler('resources/subscribe', async (request) => {
     subscribed.add(request.params.uri);
     return {};

@@ -7,6 +7,7 @@ import { type Logger, MAX_MESSAGE_BYTES } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
 import { BoundedEventStore } from './event-store';
 import { bearerMatches } from './http-token';
+import { legacyResourceNotFound } from './page-errors';
 import { ModernHttpLeg } from './serve-http-modern';
 import { serveMcp } from './serve-mcp';
 
@@ -162,6 +163,9 @@ export async function serveHttp(
       if (transport.sessionId) sessions.delete(transport.sessionId);
       release();
     };
+    // These sessions speak 2025-11-25 or older, whose resource-not-found is -32002 (page-errors.ts).
+    const send = transport.send.bind(transport);
+    transport.send = (message, sendOptions) => send(legacyResourceNotFound(message), sendOptions);
     await serveMcp(session, transport);
     await transport.handleRequest(request, response, body);
   };

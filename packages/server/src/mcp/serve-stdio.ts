@@ -1,6 +1,7 @@
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '@tabmcp/protocol';
 import type { McpView } from '../views/mcp-view';
+import { legacyResourceNotFound } from './page-errors';
 import { createMcpServer } from './serve-mcp';
 import { LineStdioServerTransport } from './stdio-transport';
 import { ToolSubscriptions } from './tool-subscriptions';
@@ -54,6 +55,7 @@ export function serveStdioBothEras(view: McpView, options: StdioServeOptions): {
   const handle = serveStdio(
     ({ era }) => {
       subscriptions.pinned(era);
+      transport.outbound = era === 'legacy' ? legacyResourceNotFound : undefined;
       return createMcpServer(view, {
         beforeTools: async () => {
           await startSession();

@@ -32,6 +32,8 @@ export class LineStdioServerTransport implements Transport {
   oninbound?: (message: JSONRPCMessage) => void;
   /** Called once after close, whoever owns `onclose` (serveStdio does): the process ends with it. */
   onended?: () => void;
+  /** Rewrites each outbound message before it is written (page-errors.ts: the era's not-found code). */
+  outbound?: (message: JSONRPCMessage) => JSONRPCMessage;
   onmessage?: Transport['onmessage'];
   onerror?: Transport['onerror'];
   onclose?: Transport['onclose'];
@@ -62,8 +64,9 @@ export class LineStdioServerTransport implements Transport {
     this.onended?.();
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  send(original: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('The stdio transport is closed'));
+    const message = this.outbound ? this.outbound(original) : original;
     return new Promise((resolve, reject) => {
       const stdout = this.#stdout;
       const settle = (error?: Error) => {

@@ -8,7 +8,7 @@ import type { ProxyBrowserConnection } from './proxy-browser-connection';
 class ProxyLauncher implements BrowserLauncher {
   constructor(private readonly connection: ProxyBrowserConnection) {}
 
-  async launch(): Promise<void> {
+  async launch(): Promise<undefined> {
     throw new ProtocolError(
       ErrorCode.ServerError,
       `tabmcp runs in proxy mode (${this.connection.proxyUrl}) and cannot start a browser here. ${this.connection.problem}`,

@@ -1,6 +1,6 @@
 import type { Hub } from '@tabmcp/hub';
 import { KEEPALIVE_INTERVAL_MS, type Logger } from '@tabmcp/protocol';
-import { browserInfo } from '../tab-info';
+import { browserInfo } from '../browser-identity';
 import { DebuggerSessions } from './debugger-sessions';
 import { interactionMethods } from './interaction-methods';
 import { methodRunner } from './method-table';

@@ -8,9 +8,9 @@ import {
   type TabInfo,
   validate,
 } from '@tabmcp/protocol';
+import { browserInfo } from '../browser-identity';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
-import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
 import { getTab, navigateAndWait } from './navigation';

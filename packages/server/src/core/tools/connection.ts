@@ -1,5 +1,6 @@
 import { type CallToolResult, errorMessage } from '@tabmcp/protocol';
 import { z } from 'zod';
+import type { LaunchedBrowser } from '../browser-connection';
 import { defineTool, errorResult, jsonResult, type Progress } from '../tool-definition';
 import { extensionSilentAfterLaunch, LAUNCH_DISABLED, NO_BROWSER_FOUND, NO_BROWSER_INSTRUCTIONS } from '../tool-errors';
 import type { ToolSession } from '../tool-session';
@@ -32,17 +33,34 @@ async function connect(session: ToolSession, launch: boolean, progress: Progress
     if (launch) {
       if (!launcher) return errorResult(LAUNCH_DISABLED);
       progress('Launching Chromium with the tabmcp extension');
+      let launched: LaunchedBrowser | undefined;
       try {
-        await launcher.launch({ linkDroppedAt: session.linkDroppedAt });
+        launched = await launcher.launch({ linkDroppedAt: session.linkDroppedAt });
       } catch (error) {
         return jsonResult({ connected: false, error: NO_BROWSER_FOUND, instructions: errorMessage(error) }, true);
       }
       progress('Waiting for the extension to connect');
-      if (!(await connection.waitUntilUp(timings.launchTimeoutMs))) {
-        return errorResult(extensionSilentAfterLaunch(timings.launchTimeoutMs));
-      }
+      // A browser that dies before its extension dials in is reported at once, with its own reason.
+      const outcome = await Promise.race([
+        connection.waitUntilUp(timings.launchTimeoutMs),
+        ...(launched ? [launched.exited] : []),
+      ]);
+      if (typeof outcome === 'string' && !connection.isUp)
+        return jsonResult({ connected: false, error: outcome }, true);
+      if (outcome === false)
+        return errorResult(extensionSilentAfterLaunch(timings.launchTimeoutMs, connection.pairingProblem?.()));
     } else if (!(await connection.waitUntilUp(timings.connectGraceMs))) {
-      return jsonResult({ connected: false, error: NO_BROWSER_FOUND, instructions: NO_BROWSER_INSTRUCTIONS }, true);
+      // An extension that dialled in and was refused is the likeliest reason: say it first.
+      const refused = connection.pairingProblem?.();
+      return jsonResult(
+        {
+          connected: false,
+          error: NO_BROWSER_FOUND,
+          ...(refused ? { reason: refused } : {}),
+          instructions: NO_BROWSER_INSTRUCTIONS,
+        },
+        true,
+      );
     }
   }
   await session.attach();

