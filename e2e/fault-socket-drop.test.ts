@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -14,60 +14,47 @@ import { startTabmcpProcess } from '../test-support/tabmcp-process';
 import { waitFor } from '../test-support/wait';
 
 /**
- * A TCP relay on loopback between the extension and tabmcp: the WebSocket runs through it, and
- * `cut()` resets both halves of every connection at once, as a network drop does, while the browser
- * and tabmcp both stay up.
+ * Drops the extension's link as a network drop does, with the browser and tabmcp both up: the kernel
+ * resets every TCP connection to or from the link's port (`ss -K`, root). A relay in between cannot
+ * be used: the link's proofs name the port the extension dialled and tabmcp took the connection on
+ * (docs/security.md), so a relay on another port is refused, as it must be.
  */
-interface Relay {
-  port: number;
+interface LinkCutter {
   connections(): number;
   cut(): void;
-  close(): Promise<void>;
 }
 
-async function startRelay(targetPort: number): Promise<Relay> {
-  const pairs = new Set<[Socket, Socket]>();
-  const server: Server = createServer((inbound) => {
-    const outbound = connect(targetPort, '127.0.0.1');
-    const pair: [Socket, Socket] = [inbound, outbound];
-    pairs.add(pair);
-    const drop = () => {
-      pairs.delete(pair);
-      inbound.destroy();
-      outbound.destroy();
-    };
-    for (const socket of pair) {
-      socket.on('error', drop);
-      socket.on('close', drop);
-    }
-    inbound.pipe(outbound);
-    outbound.pipe(inbound);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
+function linkCutter(port: number): LinkCutter {
+  const both = ['(', 'sport', '=', `:${port}`, 'or', 'dport', '=', `:${port}`, ')'];
   return {
-    port: typeof address === 'object' && address ? address.port : 0,
-    connections: () => pairs.size,
-    cut: () => {
-      for (const pair of [...pairs]) {
-        pairs.delete(pair);
-        for (const socket of pair) socket.resetAndDestroy();
-      }
-    },
-    close: async () => {
-      for (const [inbound, outbound] of pairs) {
-        inbound.destroy();
-        outbound.destroy();
-      }
-      await new Promise<void>((done) => server.close(() => done()));
-    },
+    // The dialling side of each link: a socket whose peer is the link's port.
+    connections: () =>
+      execFileSync('ss', ['-tnH', 'state', 'established', 'dst', '127.0.0.1', 'dport', '=', `:${port}`], {
+        encoding: 'utf8',
+      })
+        .split('\n')
+        .filter((line) => line.trim() !== '').length,
+    cut: () => execFileSync('ss', ['-K', 'dst', '127.0.0.1', ...both], { stdio: 'ignore' }),
   };
 }
 
+/** Whether this kernel lets `ss -K` reset a socket (root and CONFIG_INET_DIAG_DESTROY). */
+function canKillSockets(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  try {
+    execFileSync('ss', ['-K', 'dst', '127.0.0.1', 'dport', '=', ':1'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Issue 7, "drop the WebSocket during calls", with both ends alive. */
-describe('fault: the extension WebSocket drops with page tool calls in flight', () => {
+describe('fault: the extension WebSocket drops with page tool calls in flight', {
+  skip: !canKillSockets() && 'needs root and ss -K',
+}, () => {
   let site: BenchSite;
-  let relay: Relay;
+  let link: LinkCutter;
   let tabmcp: StdioMcp;
   let chromium: LaunchedChromium;
 
@@ -92,19 +79,19 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
     site = await startBenchSite();
     const token = randomBytes(24).toString('base64url');
     const linkPort = await freePort();
-    relay = await startRelay(linkPort);
+    link = linkCutter(linkPort);
     tabmcp = await startTabmcpProcess({
       args: ['--headless', '--port', String(linkPort)],
       env: { TABMCP_TOKEN: token },
       clientName: 'tabmcp-e2e-socket-drop',
     });
     chromium = await launchChromium([
-      { dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: relay.port, token } },
+      { dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: linkPort, token } },
     ]);
     await waitFor(
       async () => (await tabmcp.call('connect_browser')).isError !== true,
       20_000,
-      'the extension to dial in through the relay',
+      'the extension to dial in',
     );
     const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html?drop` });
     assert.notEqual(opened.isError, true, textOf(opened));
@@ -114,15 +101,14 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
   after(async () => {
     await tabmcp?.close();
     await chromium?.close();
-    await relay?.close();
     await site?.close();
   });
 
   it('answers every call in flight with a clear error and reconnects by itself', async () => {
-    assert.equal(relay.connections(), 1, 'the extension link runs through the relay');
+    assert.equal(link.connections(), 1, 'one extension link');
     const downsBefore = linkDowns();
     const calls = await callsInFlight();
-    relay.cut();
+    link.cut();
     assertDroppedClearly(await Promise.all(calls));
     await waitFor(() => linkDowns() > downsBefore, 5_000, 'tabmcp to log the link going down');
 
@@ -135,7 +121,7 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
   it('survives a second drop in a row', async () => {
     const downsBefore = linkDowns();
     const calls = await callsInFlight();
-    relay.cut();
+    link.cut();
     assertDroppedClearly(await Promise.all(calls));
     await waitFor(() => linkDowns() > downsBefore, 5_000, 'tabmcp to log the link going down');
     await waitFor(async () => (await tabmcp.toolNames()).includes('echo'), 20_000, 'the page tools to come back');

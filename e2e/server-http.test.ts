@@ -284,24 +284,11 @@ describe('tabmcp --http serves several clients, each with its own session', () =
   it('never evicts a busy session: sessions holding a listen stream stay while new clients evict idle ones', async () => {
     const held: AbortController[] = [];
     const busy: string[] = [];
-    const initialize = () =>
-      fetch(url, {
-        method: 'POST',
-        headers: jsonHeaders(),
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'busy', version: '1' } },
-        }),
-      });
     try {
       // A session with an open stream is busy; at most 16 may hold one (docs/security.md), the rest stay evictable.
       for (let i = 0; i < 40; i++) {
-        const response = await initialize();
-        await response.body?.cancel();
-        assert.equal(response.status, 200, 'a new client always gets a session: idle ones make room');
-        const session = response.headers.get('mcp-session-id') ?? '';
+        // A new client always gets a session: idle ones make room.
+        const session = await rawSession();
         await (await postOn(session, { method: 'notifications/initialized' })).body?.cancel();
         const stop = new AbortController();
         held.push(stop);
