@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { type Action, actOn } from './act';
-import { type DomTool, errorResult, jsonResult, type ToolContext } from './dom-tool';
+import { type DomTool, errorResult, jsonResult, markedPageText, type ToolContext } from './dom-tool';
 import { INTERACTIVE, isCheckable, isInteractive, isTextField } from './elements';
 import { type HoverRules, hiddenRoot } from './hover';
 import { renderMarkdown } from './render';
@@ -8,6 +8,8 @@ import { accessibleName, clean, isShown, type NameRegistry, quoted, slug, visibl
 
 const MAX_COLLECTIONS = 8;
 const MAX_ACTIONS = 16;
+/** An item's read stops here: an agent reads what it needs, get_page_content {query} finds the rest. */
+const MAX_ITEM_CHARS = 4_000;
 /** Containers that are lists by their markup: one item is already a list. */
 const LIST_CONTAINERS =
   'ul, ol, tbody, table, [role=list], [role=grid], [role=table], [role=feed], [role=tree], [role=rowgroup]';
@@ -246,9 +248,7 @@ async function runOnItem(
   const { item, index } = picked;
   const action = typeof args.action === 'string' ? args.action : '';
   const label = `Item ${index} (${quoted(visibleText(item, 40), 40)})`;
-  if (action === 'read') {
-    return jsonResult({ item: index, content: renderMarkdown(item, context) });
-  }
+  if (action === 'read') return readItem(item, index, context);
   const controls = controlsOf(item, context.hover);
   const match = /^(check|uncheck|click|fill|select) "(.*)"$/.exec(action);
   const verb = match?.[1] ?? action;
@@ -287,6 +287,19 @@ async function runOnItem(
   return actOn(control.element, act, { value: args.value }, context, label, control.onHover);
 }
 
+/** An item as get_page_content writes it, marked as page text and bounded (a whole article can be one item). */
+function readItem(item: Element, index: number, context: ToolContext): CallToolResult {
+  const text = renderMarkdown(item, context);
+  const shown = text.length > MAX_ITEM_CHARS ? `${text.slice(0, MAX_ITEM_CHARS)}…` : text;
+  return jsonResult({
+    item: index,
+    content: markedPageText(shown),
+    ...(text.length > MAX_ITEM_CHARS
+      ? { note: `The first ${MAX_ITEM_CHARS} of ${text.length} characters; get_page_content {query} finds a passage.` }
+      : {}),
+  });
+}
+
 function pickItem(
   items: Element[],
   wanted: unknown,
@@ -309,6 +322,8 @@ function pickItem(
   const needle = clean(wanted, 300).toLowerCase();
   const texts = items.map((item) => visibleText(item, 300).toLowerCase());
   const exact = texts.flatMap((text, index) => (text === needle ? [index] : []));
+  // A string of digits is an index, as an integer is; only an item whose whole text is those digits is read as text.
+  if (/^\d+$/.test(needle)) return digitsItem(items, Number(needle), exact, byIndex);
   const words = needle.split(/\s+/).filter(Boolean);
   const partial = exact.length
     ? exact
@@ -322,11 +337,26 @@ function pickItem(
     return {
       error: `${partial.length} items match ${quoted(wanted, 40)} (${partial.slice(0, 10).join(', ')}). Give the index instead.`,
     };
-  if (/^\d+$/.test(needle)) return byIndex(Number(needle));
   const shown = items.slice(0, 5).map((item) => quoted(visibleText(item, 30), 30));
   return {
     error: `No item of ${listName} matches ${quoted(wanted, 40)}. Items: ${shown.join(', ')}${items.length > 5 ? ', …' : ''}.`,
   };
+}
+
+function digitsItem(
+  items: Element[],
+  index: number,
+  exact: number[],
+  byIndex: (index: number) => { item: Element; index: number } | { error: string },
+): { item: Element; index: number } | { error: string } {
+  const named = exact[0];
+  if (named === undefined || exact.length > 1 || (named !== index && items[index] !== undefined)) {
+    if (exact.length === 0 || named === index) return byIndex(index);
+    return {
+      error: `"${index}" is both item ${index} and the text of item${exact.length > 1 ? 's' : ''} ${exact.slice(0, 10).join(', ')}. Give item as an integer for the index.`,
+    };
+  }
+  return byIndex(named);
 }
 
 function firstNonEmpty(...lists: number[][]): number[] {

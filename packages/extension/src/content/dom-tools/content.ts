@@ -1,7 +1,8 @@
 import type { Tool } from '@tabmcp/protocol';
-import type { DomTool } from './dom-tool';
+import { cleanPageLine } from '@tabmcp/protocol/light';
+import { type DomTool, markedPageText } from './dom-tool';
 import { type RenderContext, renderMarkdown } from './render';
-import { clean } from './text';
+import { clean, pageText } from './text';
 
 const DEFAULT_MAX_CHARS = 8_000;
 const MIN_MAX_CHARS = 200;
@@ -35,12 +36,17 @@ export function contentTool(name: string, context: RenderContext): DomTool {
       const text = pageMarkdown(document, context);
       const slice = text.slice(offset, offset + maxChars);
       const end = offset + slice.length;
-      const header = `${clean(document.title, 200) || '(untitled)'} — ${location.href}`;
+      // tabmcp's own words first (address, paging), then the mark: all that follows it is the page's.
       const paging =
         offset > 0 || end < text.length
-          ? `\n(characters ${offset}–${end} of ${text.length}${end < text.length ? `; continue with offset ${end}` : ''})`
+          ? ` (characters ${offset}–${end} of ${text.length}${end < text.length ? `; continue with offset ${end}` : ''})`
           : '';
-      return { content: [{ type: 'text', text: `${header}${paging}\n\n${slice}` }] };
+      const title = pageText(clean(document.title, 200)) || '(untitled)';
+      return {
+        content: [
+          { type: 'text', text: `${cleanPageLine(location.href)}${paging}\n${markedPageText(`${title}\n\n${slice}`)}` },
+        ],
+      };
     },
   };
 }

@@ -5,17 +5,28 @@ import { buttonTools, linkTool } from './actions';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
-import { type DomTool, errorResult, jsonResult, markedNavigating, type ToolContext } from './dom-tool';
+import { type DomTool, errorResult, jsonResult, markedNavigating, markedPageText, type ToolContext } from './dom-tool';
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
 import { actAndObserve } from './settle';
-import { NameRegistry } from './text';
+import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 const READING_TOOLS = ['get_page_content', 'open_link'] as const;
+
+/**
+ * One action at a time in this document (the tab's page): an action watches the page until it is
+ * quiet, so two at once would each report the other's changes. Every server of the page shares it.
+ */
+let actionQueue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const turn = actionQueue.then(run, run);
+  actionQueue = turn.catch(() => {});
+  return turn;
+}
 
 /** One set of handles per document: every server of this page hands out the same ones. */
 let documentHandles: Handles | undefined;
@@ -127,7 +138,11 @@ export class DomToolServer {
     return this.#tools.some((entry) => entry.tool.name === name);
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return oneAtATime(() => this.#call(name, args));
+  }
+
+  async #call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     let entry = this.#tools.find((candidate) => candidate.tool.name === name);
     // The page re-rendered since the list was made: derive again and look the name up anew.
     if (!entry?.isLive()) {
@@ -164,11 +179,13 @@ export class DomToolServer {
     const observed = await actAndObserve(action, this.#context, options.keepWatching);
     const result: Record<string, unknown> = { done, ...options.extra };
     if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
-    if (observed.changes) result.changes = observed.changes;
-    if (observed.removed) result.removed = observed.removed;
-    if (observed.messages.length) result.messages = observed.messages;
+    // What the page wrote is marked as the page's (docs/security.md, "Page text").
+    if (observed.changes) result.changes = markedPageText(observed.changes);
+    if (observed.removed) result.removed = markedPageText(observed.removed);
+    if (observed.messages.length)
+      result.messages = observed.messages.map((message) => markedPageText(pageText(message)));
     if (observed.url) result.url = observed.url;
-    if (observed.title !== undefined) result.title = observed.title;
+    if (observed.title !== undefined) result.title = markedPageText(observed.title);
     // Published before the result is answered: the agent's next call may use a tool this action made.
     if (this.refresh()) await this.#announce?.();
     const countsAfter = this.#counts();

@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { markPageText } from '@tabmcp/protocol/light';
 import { NAVIGATING_META } from '../../navigation-meta';
 import type { RenderContext } from './render';
 
@@ -38,4 +39,17 @@ export const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
 export function markedNavigating(result: CallToolResult): CallToolResult {
   const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
   return { ...result, _meta: { ...meta, [NAVIGATING_META]: true } };
+}
+
+/** Where page text came from, as its mark says: the origin, or the scheme of a page that has none (file:). */
+export function pageOrigin(): string {
+  return location.origin !== 'null' ? location.origin : location.protocol;
+}
+
+/**
+ * Page text as it reaches an agent: after `[page text from <origin>]`, so it never passes for
+ * tabmcp's own words (docs/security.md, "Page text"). The text itself was cleaned where it was read.
+ */
+export function markedPageText(text: string): string {
+  return markPageText(text, pageOrigin(), 'text');
 }

@@ -1,7 +1,8 @@
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
-import { clean, quoted, shortHref } from './text';
+import { clean, isShown, pageText, quoted, shortHref } from './text';
+import { textInvisible } from './visibility';
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD', 'LINK']);
 const BLOCK = new Set([
@@ -85,8 +86,8 @@ class Walker {
   node(node: Node, onHover: boolean): void {
     if (node.nodeType === Node.TEXT_NODE) {
       // A lone space between two inline elements is a word boundary ("1 item left").
-      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
-      if (text) this.#out.push(text);
+      const text = pageText(node.textContent ?? '');
+      if (text && (text === ' ' || !node.parentElement || !textInvisible(node.parentElement))) this.#out.push(text);
       return;
     }
     if (node instanceof Element) this.element(node, onHover, false);
@@ -191,9 +192,7 @@ const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
 
 function shown(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
-  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
-  // A display:contents box has no box of its own, yet its children show.
-  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+  return isShown(element);
 }
 
 function inRow(element: Element): boolean {

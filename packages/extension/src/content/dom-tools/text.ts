@@ -1,12 +1,23 @@
+import { clippedByAncestor, shownToAPerson, textInvisible } from './visibility';
+
 /** Small text helpers shared by the DOM-derived tools. Page text is untrusted and unbounded: cap it. */
 
 /** C0/C1 controls, zero-width and bidi controls: they can hide or reorder what an agent reads. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 export function clean(text: string | null | undefined, max = 80): string {
   const collapsed = (text ?? '').replace(/\s+/g, ' ').replace(INVISIBLE, '').trim();
   return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
+}
+
+/**
+ * A run of page text as get_page_content writes it: no control or bidi characters, whitespace
+ * collapsed (never a line of its own), and brackets escaped, so the page cannot write what reads
+ * as one of our tokens (`[button "Cancel" k7]`), markers (`[page …]`) or dialogs (`[dialog]`).
+ */
+export function pageText(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(INVISIBLE, '').replace(/[[\]]/g, '\\$&');
 }
 
 /** `"Search flights!"` → `search_flights`; empty when nothing usable is left. */
@@ -38,11 +49,14 @@ export class NameRegistry {
   }
 }
 
-/** Shown on the page: not display:none, not visibility:hidden, not under hidden, aria-hidden or inert. */
+/**
+ * Shown on the page, looked at alone: not under hidden, aria-hidden or inert, shown to a person
+ * (visibility.ts) and not clipped away by an ancestor.
+ */
 export function isVisible(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
   if (element.closest('[aria-hidden="true"],[inert]')) return false;
-  return isShown(element);
+  return isShown(element) && !clippedByAncestor(element);
 }
 
 const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg', 'SELECT', 'TEXTAREA']);
@@ -58,6 +72,7 @@ export function visibleText(element: Element, max = 200): string {
     if (length > max * 2) return;
     if (node.nodeType === Node.TEXT_NODE) {
       const text = node.textContent ?? '';
+      if (text.trim() && node.parentElement && textInvisible(node.parentElement)) return;
       parts.push(text);
       length += text.length;
       return;
@@ -86,8 +101,7 @@ const BLOCKISH = new Set(['P', 'DIV', 'LI', 'TD', 'TH', 'TR', 'BR', 'H1', 'H2', 
 /** Cheaper than isVisible for a walk that already left hidden ancestors behind. */
 export function isShown(element: Element): boolean {
   if (element.getAttribute('aria-hidden') === 'true') return false;
-  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
-  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+  return shownToAPerson(element);
 }
 
 const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
@@ -167,5 +181,5 @@ export function shortHref(anchor: HTMLAnchorElement): string {
 
 /** A name for quoting inside `"…"`: capped, and a `"` of the page cannot end the quote. */
 export function quoted(text: string, max = 80): string {
-  return `"${clean(text, max).replace(/"/g, "'")}"`;
+  return `"${clean(text, max).replace(/"/g, "'").replace(/\[/g, '(').replace(/\]/g, ')')}"`;
 }
