@@ -87,7 +87,11 @@ describe('DOM analysis on saved pages', () => {
     const { tools, content } = await harness.derive(page);
     assert.ok(tools.length <= 40, `${tools.length} tools`);
     assert.match(content.split('\n')[0] ?? '', / \(characters 0–8000 of \d{5,}; continue with offset 8000\)$/);
-    assert.match(content.split('\n')[1] ?? '', /^\[page text from file:\/\/\] Underscore/, 'all after the mark is page text');
+    assert.match(
+      content.split('\n')[1] ?? '',
+      /^\[page text from file:\/\/\] Underscore/,
+      'all after the mark is page text',
+    );
     assert.ok(content.length < 8_400, `${content.length}`);
   });
 

@@ -56,9 +56,7 @@ describe('DOM tools on pages that mislead', () => {
 
   it('handles are random numbers, so page text cannot guess the handle of a real control', async () => {
     const page = await harness.page();
-    await page.setContent(
-      `<main>${Array.from({ length: 5 }, (_, i) => `<button>Do ${i}</button>`).join('')}</main>`,
-    );
+    await page.setContent(`<main>${Array.from({ length: 5 }, (_, i) => `<button>Do ${i}</button>`).join('')}</main>`);
     const { content } = await harness.derive(page);
     const handles = [...content.matchAll(/ ([a-z])(\d+)\]/g)].map((match) => Number(match[2]));
     assert.equal(handles.length, 5);
@@ -133,7 +131,10 @@ describe('DOM tools on pages that mislead', () => {
     await harness.derive(page);
     const answer = await call(page, 'open_link', { text: 'reply' });
     assert.ok(answer.isError, answer.text);
-    assert.match(answer.text, /2 links match "reply": \[link "Reply" [a-z]\d+\]\(#one\) \[link "Reply" [a-z]\d+\]\(#two\)/);
+    assert.match(
+      answer.text,
+      /2 links match "reply": \[link "Reply" [a-z]\d+\]\(#one\) \[link "Reply" [a-z]\d+\]\(#two\)/,
+    );
     assert.equal(await page.evaluate(() => location.hash), '', 'nothing followed');
     const home = await call(page, 'open_link', { text: 'home' });
     assert.ok(!home.isError, 'two links to one address go to the same place');
@@ -200,5 +201,84 @@ describe('DOM tools on pages that mislead', () => {
     assert.doesNotMatch(first?.changes ?? '', /Second done/);
     assert.match(second?.changes ?? '', /Second done/);
     assert.doesNotMatch(second?.changes ?? '', /First done/);
+  });
+
+  it('results say what really happened: ignored changes fail, renames are told, a cancelled submit is not submitted', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main>
+      <label><input type="checkbox" id="stuck" checked> Keep me posted</label>
+      <label>Nickname <input id="nick"></label>
+      <button id="shifty">Cancel</button>
+      <form id="f"><h2>Contact</h2><label>Name <input name="name"></label><label>Mail <input name="mail"></label><button>Send message</button></form>
+      <button id="fake">Leave</button><p id="out"></p></main>
+      <script>
+        document.getElementById('stuck').addEventListener('click', (event) => event.preventDefault());
+        const nick = document.getElementById('nick');
+        nick.addEventListener('input', () => { nick.value = 'nope'; });
+        const shifty = document.getElementById('shifty');
+        shifty.addEventListener('pointerdown', () => { shifty.textContent = 'Delete account'; });
+        document.getElementById('f').addEventListener('submit', (event) => {
+          event.preventDefault(); document.getElementById('out').textContent = 'Message sent!';
+        });
+        document.getElementById('fake').addEventListener('click', () => {
+          window.dispatchEvent(new Event('beforeunload')); document.getElementById('out').textContent = 'Stayed';
+        });
+      </script>`);
+    const { tools } = await harness.derive(page);
+    const names = tools.map((tool) => tool.name);
+
+    const unchecked = await call(page, 'set_keep_me_posted', { checked: false });
+    assert.ok(unchecked.isError, unchecked.text);
+    assert.match(String(json(unchecked).failed), /is still checked/);
+    assert.equal(await page.isChecked('#stuck'), true);
+
+    const filled = await call(page, 'fill_nickname', { value: 'Ada' });
+    assert.ok(filled.isError, filled.text);
+    assert.match(String(json(filled).failed), /holds "nope"/);
+
+    const clicked = json(await call(page, 'click_cancel'));
+    assert.match(String(clicked.renamed), /button "Cancel" became button "Delete account"/);
+
+    const form = names.find((name) => name.startsWith('send_message'));
+    assert.ok(form, names.join(', '));
+    const sent = json(await call(page, form, { name: 'Ada', mail: 'ada@example.com' }));
+    assert.equal(sent.submitted, false, JSON.stringify(sent));
+    assert.match(String(sent.changes), /Message sent!/);
+
+    const left = json(await call(page, 'click_leave'));
+    assert.equal(left.navigating, undefined, 'a fake beforeunload is no navigation');
+    assert.match(String(left.changes), /Stayed/);
+  });
+
+  it('a form tool never fills inputs a re-render detached: it is derived again and fills the new ones', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><form id="f"><h2>Signup</h2><div id="fields"><label>Email <input name="email"></label>
+      <label>Name <input name="name"></label></div><button>Sign up</button></form><p id="out"></p></main>
+      <script>document.getElementById('f').addEventListener('submit', (event) => {
+        event.preventDefault(); document.getElementById('out').textContent = 'got ' + new FormData(event.target).get('email');
+      });</script>`);
+    await harness.derive(page);
+    await page.evaluate(() => {
+      // The framework renders the fields again: new nodes, same names.
+      const fields = document.getElementById('fields');
+      if (fields) fields.innerHTML = fields.innerHTML;
+    });
+    const answer = await page.evaluate(async () => {
+      type Server = {
+        tools: Array<{ name: string }>;
+        call(name: string, args: object): Promise<{ content: Array<{ text: string }> }>;
+      };
+      const { DomToolServer } = (
+        globalThis as unknown as { __domTools: { DomToolServer: new (doc: Document) => Server } }
+      ).__domTools;
+      // A server derived before the re-render, called after it.
+      const fields = document.getElementById('fields');
+      const html = fields?.innerHTML ?? '';
+      const server = new DomToolServer(document);
+      if (fields) fields.innerHTML = html;
+      return (await server.call('sign_up', { email: 'ada@example.com', name: 'Ada' })).content[0]?.text ?? '';
+    });
+    assert.match(answer, /got ada@example\.com/);
+    assert.equal(await page.inputValue('input[name=email]'), 'ada@example.com');
   });
 });

@@ -5,7 +5,16 @@ import { buttonTools, linkTool } from './actions';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
-import { type DomTool, errorResult, jsonResult, markedNavigating, markedPageText, type ToolContext } from './dom-tool';
+import {
+  type DomTool,
+  errorResult,
+  jsonResult,
+  markedNavigating,
+  markedPageText,
+  type PerformOptions,
+  type ToolContext,
+} from './dom-tool';
+import { watchCaption } from './readback';
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
@@ -172,13 +181,26 @@ export class DomToolServer {
   async #perform(
     done: string,
     action: () => void | Promise<void>,
-    options: { extra?: Record<string, unknown>; keepWatching?: () => boolean } = {},
+    options: PerformOptions = {},
   ): Promise<CallToolResult> {
     const toolsBefore = this.tools.map((tool) => tool.name);
     const countsBefore = this.#counts();
-    const observed = await actAndObserve(action, this.#context, options.keepWatching);
-    const result: Record<string, unknown> = { done, ...options.extra };
-    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
+    const caption = options.subject ? watchCaption(options.subject) : undefined;
+    let observed: Awaited<ReturnType<typeof actAndObserve>>;
+    try {
+      observed = await actAndObserve(action, this.#context, options.keepWatching);
+    } finally {
+      caption?.stop();
+    }
+    if (observed.navigating) return markedNavigating(jsonResult({ done, ...options.extra?.(), navigating: true }));
+    // The state is read back: an action the page ignored or undid is a failure, never "done".
+    const failure = options.readback?.();
+    const renamed = caption?.renamed();
+    const result: Record<string, unknown> = {
+      ...(failure ? { failed: `${done}, but ${failure}` } : { done }),
+      ...(renamed ? { renamed } : {}),
+      ...options.extra?.(),
+    };
     // What the page wrote is marked as the page's (docs/security.md, "Page text").
     if (observed.changes) result.changes = markedPageText(observed.changes);
     if (observed.removed) result.removed = markedPageText(observed.removed);
@@ -200,7 +222,7 @@ export class DomToolServer {
     const removed = toolsBefore.filter((name) => !toolsAfter.includes(name));
     if (added.length || removed.length)
       result.tools = { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
-    return jsonResult(result);
+    return jsonResult(result, failure !== undefined);
   }
 
   #counts(): Map<string, number> {

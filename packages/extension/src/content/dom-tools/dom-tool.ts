@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { markPageText } from '@tabmcp/protocol/light';
 import { NAVIGATING_META } from '../../navigation-meta';
+import type { Readback } from './readback';
 import type { RenderContext } from './render';
 
 /** A tool derived from the page's DOM: what the agent sees, and how to run it on this page. */
@@ -11,17 +12,23 @@ export interface DomTool {
   run(args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
+export interface PerformOptions {
+  /** Fields added to the answer, read once the page settled (a form's `submitted`). */
+  extra?: () => Record<string, unknown>;
+  keepWatching?: () => boolean;
+  /** Reads the state back once the page settled: a sentence when the action did not take (readback.ts). */
+  readback?: Readback;
+  /** The element acted on: named before and after, so a page that renames it on the way is caught. */
+  subject?: Element;
+}
+
 /** What every derived tool may use: the page's handles and hover rules, and the one way to act. */
 export interface ToolContext extends RenderContext {
   /**
    * Runs an action on the page and answers with what it changed (docs/dom-tools.md, "Results"):
    * `done` says in words what was done, `extra` adds fields (a form's `submitted`).
    */
-  perform(
-    done: string,
-    action: () => void | Promise<void>,
-    options?: { extra?: Record<string, unknown>; keepWatching?: () => boolean },
-  ): Promise<CallToolResult>;
+  perform(done: string, action: () => void | Promise<void>, options?: PerformOptions): Promise<CallToolResult>;
 }
 
 /** One line of JSON text: structured content would double the bytes an agent reads. */

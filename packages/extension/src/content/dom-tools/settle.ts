@@ -46,7 +46,9 @@ export async function actAndObserve(
     clearTimeout(quietTimer);
     quietTimer = setTimeout(finish, QUIET_MS);
   });
-  const onUnload = () => {
+  const onUnload = (event: Event) => {
+    // A page can dispatch a fake beforeunload of its own; only the browser's counts.
+    if (!event.isTrusted) return;
     navigating = true;
     finish();
   };

@@ -15,7 +15,9 @@ const UNLOAD_GRACE_MS = 200;
 export async function markIfUnloading(call: () => Promise<unknown>, readOnly: boolean): Promise<unknown> {
   let unloading = false;
   let wake = () => {};
-  const onUnload = () => {
+  const onUnload = (event: Event) => {
+    // A page can dispatch a fake beforeunload of its own; only the browser's counts.
+    if (!event.isTrusted) return;
     unloading = true;
     wake();
   };
