@@ -46,7 +46,7 @@ describe('DOM tools on pages that mislead', () => {
     const [first, second] = content.split('\n');
     assert.doesNotMatch(first ?? '', /\[page/, 'tabmcp’s own line comes first');
     assert.match(second ?? '', /^\[page text from [^\]]+\] Bank$/, 'everything after the mark is the page’s');
-    assert.ok(!/[\u202E\u202C\u0007]/.test(content), 'no bidi override or control character');
+    assert.ok(!['\u202E', '\u202C', '\u0007'].some((char) => content.includes(char)), 'no bidi or control character');
     assert.match(content, /Safe txet desrever and a bell here/);
     assert.match(content, /\\\[button "Cancel" p1\\\]/, 'a fake token is escaped');
     assert.doesNotMatch(content, /(^|[^\\])\[page from/, 'a fake marker is defused');
@@ -258,11 +258,6 @@ describe('DOM tools on pages that mislead', () => {
         event.preventDefault(); document.getElementById('out').textContent = 'got ' + new FormData(event.target).get('email');
       });</script>`);
     await harness.derive(page);
-    await page.evaluate(() => {
-      // The framework renders the fields again: new nodes, same names.
-      const fields = document.getElementById('fields');
-      if (fields) fields.innerHTML = fields.innerHTML;
-    });
     const answer = await page.evaluate(async () => {
       type Server = {
         tools: Array<{ name: string }>;

@@ -89,8 +89,23 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
       shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
     }
     if (Math.max(...shapes.values()) < current.length * 0.5) return undefined;
+    // Layout boxes (a row of columns, a page's sections) are not items: items repeat one skeleton.
+    if (!repeatsOneSkeleton(current)) return undefined;
   }
   return { container, signature, name: nameOf(container), items };
+}
+
+/** Most items are built alike: the same tags at their first two levels, the same classes. */
+function repeatsOneSkeleton(items: Element[]): boolean {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const children = [...item.children].map(
+      (child) => `${child.tagName}(${[...child.children].map((c) => c.tagName).join()})`,
+    );
+    const key = `${typeof item.className === 'string' ? item.className.replace(/\d+/g, '#') : ''}|${children.join()}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Math.max(...counts.values()) >= Math.max(2, items.length * 0.6);
 }
 
 function signatureOf(element: Element): string {

@@ -14,12 +14,13 @@ import {
   type PerformOptions,
   type ToolContext,
 } from './dom-tool';
-import { watchCaption } from './readback';
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
+import { toolChrome } from './main-content';
+import { watchCaption } from './readback';
 import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
 
@@ -112,7 +113,9 @@ export class DomToolServer {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       return form !== null && toolForms.has(form);
     };
-    const collections = findCollections(doc, context.hover, inToolForm);
+    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them.
+    const inChrome = toolChrome();
+    const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
     const items = new Set(collections.flatMap((collection) => collection.items()));
     const inItem = (element: Element) => {
       for (let node: Element | null = element; node; node = node.parentElement) if (items.has(node)) return true;
@@ -128,7 +131,7 @@ export class DomToolServer {
       ...fieldTools(doc, names, context, inItem),
       ...choiceTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       ...listTools,
-      ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
+      ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element) || inChrome(element)),
       contentTool('get_page_content', context),
       linkTool('open_link', doc, context),
       actTool('act', context),

@@ -19,7 +19,7 @@ export function expectChecked(element: Element, wanted: boolean): Readback {
 /** A text field holds the text typed (a field with maxLength or a mask may shorten or reshape it: said as such). */
 export function expectValue(element: Element, wanted: string): Readback {
   return () => {
-    const now = valueOf(element);
+    const now = textValueOf(element);
     if (now === undefined || now === wanted) return undefined;
     if (!element.isConnected) return `${describeElement(element)} left the page before its value could be read back`;
     return `${describeElement(element)} holds ${JSON.stringify(now.slice(0, 80))}, not the value given: the page did not take it as typed`;
@@ -56,7 +56,7 @@ export function watchCaption(element: Element): { renamed(): string | undefined;
   };
 }
 
-function valueOf(element: Element): string | undefined {
+function textValueOf(element: Element): string | undefined {
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value;
   if ((element as HTMLElement).isContentEditable) return element.textContent ?? '';
   return undefined;

@@ -53,9 +53,9 @@ export interface RenderContext {
  * Writes part of the page as compact Markdown for an agent: visible text in source case, every
  * interactive element as a token with its handle, nothing hidden, no comments.
  */
-export function renderMarkdown(root: Element, context: RenderContext): string {
+export function renderMarkdown(root: Element, context: RenderContext, skip?: (element: Element) => boolean): string {
   const out: string[] = [];
-  new Walker(context, out).element(root, false, true);
+  new Walker(context, out, skip).element(root, false, true);
   return tidy(out.join(''));
 }
 
@@ -77,10 +77,13 @@ function tidy(text: string): string {
 class Walker {
   readonly #context: RenderContext;
   readonly #out: string[];
+  /** Parts left out whole (site chrome in main-content mode). */
+  readonly #skip: ((element: Element) => boolean) | undefined;
 
-  constructor(context: RenderContext, out: string[]) {
+  constructor(context: RenderContext, out: string[], skip?: (element: Element) => boolean) {
     this.#context = context;
     this.#out = out;
+    this.#skip = skip;
   }
 
   node(node: Node, onHover: boolean): void {
@@ -96,6 +99,7 @@ class Walker {
   element(element: Element, onHover: boolean, isRoot: boolean): void {
     if (SKIP.has(element.tagName)) return;
     if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    if (!isRoot && this.#skip?.(element)) return;
     let hovering = onHover;
     if (!hovering && !isRoot && !shown(element)) {
       // Hidden, unless the page's CSS shows it when the pointer is over its row.
@@ -131,7 +135,7 @@ class Walker {
         for (const cell of element.children) {
           if (!shown(cell)) continue;
           const parts: string[] = [];
-          new Walker(this.#context, parts).children(cell, hovering);
+          new Walker(this.#context, parts, this.#skip).children(cell, hovering);
           out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
         }
         out.push('\n');
@@ -179,7 +183,8 @@ class Walker {
       (text.length > MAX_TOKEN_TEXT * 3 || element.querySelector(`${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== null);
     const link = element instanceof HTMLAnchorElement ? shortHref(element) : '';
     const written = token(element, handle, { onHover, withName: !container });
-    this.#out.push(` ${written}${link ? `(${link})` : ''} `);
+    // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
+    if (container || !NAMELESS.test(written)) this.#out.push(` ${written}${link ? `(${link})` : ''} `);
     if (!container) return true;
     this.children(element, onHover);
     this.#out.push(' ');
@@ -187,6 +192,8 @@ class Walker {
   }
 }
 
+/** A token with a role and a handle only: `[button k1234]`. */
+const NAMELESS = /^\[(button|link|clickable|menuitem|tab) [a-z]\d+\]$/;
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
 

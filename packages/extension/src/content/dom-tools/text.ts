@@ -142,9 +142,26 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
   }
   const title = element.getAttribute('title');
   if (title?.trim()) return { name: clean(title), from: 'title' };
+  const icon = iconName(element);
+  if (icon) return { name: icon, from: 'text' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
   return { name: '', from: '' };
+}
+
+/**
+ * An icon-only control's name as a screen reader finds it: a labelled icon inside, an SVG's
+ * <title>, an image's alt, or text hidden visually for assistive technology.
+ */
+function iconName(element: Element): string {
+  if (FIELD_TAGS.has(element.tagName) || (element as HTMLElement).isContentEditable) return '';
+  const labelled = element.querySelector('[aria-label]')?.getAttribute('aria-label');
+  if (labelled?.trim()) return clean(labelled);
+  const svgTitle = element.querySelector('svg title')?.textContent;
+  if (svgTitle?.trim()) return clean(svgTitle);
+  const alt = element.querySelector('img[alt]')?.getAttribute('alt');
+  if (alt?.trim()) return clean(alt);
+  return clean(element.textContent);
 }
 
 export function labelOf(element: Element): string {
@@ -174,10 +191,24 @@ export function shortHref(anchor: HTMLAnchorElement): string {
     return href;
   }
   const here = anchor.ownerDocument.location;
-  if (url.origin !== here.origin) return href;
+  if (url.origin !== here.origin) return externalHref(url);
   if (url.pathname === here.pathname && url.search === here.search) return url.hash || url.pathname;
   return `${url.pathname}${url.search}${url.hash}`;
 }
+
+/**
+ * Another site's address, short: its host and path, no query (share and tracking links carry
+ * hundreds of characters of it). open_link takes this form back, and the link's text or handle.
+ */
+function externalHref(url: URL): string {
+  const written = url.protocol.startsWith('http')
+    ? `${url.host.replace(/^www\./, '')}${url.pathname === '/' ? '' : url.pathname}`
+    : url.href;
+  const cut = written.length > MAX_EXTERNAL_HREF ? `${written.slice(0, MAX_EXTERNAL_HREF - 1)}…` : written;
+  return url.search && !cut.endsWith('…') ? `${cut}?…` : cut;
+}
+
+const MAX_EXTERNAL_HREF = 40;
 
 /** A name for quoting inside `"…"`: capped, and a `"` of the page cannot end the quote. */
 export function quoted(text: string, max = 80): string {
