@@ -33,9 +33,11 @@ export function buttonTools(
 ): DomTool[] {
   const groups = new Map<string, { caption: string; elements: Element[] }>();
   for (const element of doc.querySelectorAll(BUTTONS)) {
-    if (covered(element) || isDisabled(element) || !isVisible(element)) continue;
+    if (covered(element) || isDisabled(element)) continue;
     const caption = labelOf(element);
-    if (!slug(caption, 40)) continue;
+    // Past the listed number of tools, only more of the listed captions matter (linear on huge pages).
+    if (!slug(caption, 40) || (groups.size >= MAX_BUTTON_TOOLS && !groups.has(caption))) continue;
+    if (!isVisible(element)) continue;
     // Grouped by the caption itself, not its slug: "+1" and "-1", "C++" and "C#" are two tools.
     const group = groups.get(caption) ?? { caption, elements: [] };
     group.elements.push(element);

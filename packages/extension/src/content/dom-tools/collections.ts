@@ -8,6 +8,8 @@ import { accessibleName, clean, isShown, type NameRegistry, quoted, slug, visibl
 
 const MAX_COLLECTIONS = 8;
 const MAX_ACTIONS = 16;
+/** Items looked at to judge a collection and list its actions: linear pages stay linear. */
+const MAX_SAMPLE = 200;
 /** An item's read stops here: an agent reads what it needs, get_page_content {query} finds the rest. */
 const MAX_ITEM_CHARS = 4_000;
 /** Containers that are lists by their markup: one item is already a list. */
@@ -65,7 +67,8 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
   if (count < (isList ? 1 : 2) || count < children.length * 0.6) return undefined;
   if (!isShown(container)) return undefined;
   const items = () => [...container.children].filter((child) => signatureOf(child) === signature && isShown(child));
-  const current = items();
+  // Judged on its first items: a table of 25,000 rows is a list after 200 as surely as after all.
+  const current = items().slice(0, MAX_SAMPLE);
   if (current.length < (isList ? 1 : 2)) return undefined;
   // A table whose one child is its body: the body is the list.
   if (current.length === 1 && current[0]?.matches(LIST_CONTAINERS)) return undefined;
@@ -189,7 +192,7 @@ export function collectionTools(collections: Collection[], names: NameRegistry, 
 
 function collectionTool(collection: Collection, names: NameRegistry, context: ToolContext): DomTool {
   const name = names.claim(`${collection.name}_item`);
-  const items = collection.items();
+  const items = collection.items().slice(0, MAX_SAMPLE);
   const perItem = items.map((item) => controlsOf(item, context.hover));
   const shared = sharedCaptions(perItem, items.length);
   const actions = actionsOf(perItem, shared);

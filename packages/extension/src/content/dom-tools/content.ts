@@ -3,7 +3,7 @@ import { cleanPageLine } from '@tabmcp/protocol/light';
 import { type DomTool, markedPageText } from './dom-tool';
 import { findPassages } from './find';
 import { isChrome, mainRoot } from './main-content';
-import { type RenderContext, renderMarkdown } from './render';
+import { type RenderContext, renderUpTo } from './render';
 import { clean, pageText } from './text';
 
 const DEFAULT_MAX_CHARS = 8_000;
@@ -45,7 +45,9 @@ export function contentTool(name: string, context: RenderContext): DomTool {
         LIMIT_MAX_CHARS,
       );
       const offset = clamp(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
-      const text = pageMarkdown(document, context, args.main === true);
+      // A find reads the whole page; a read walks only as far as the part it shows (tidying only shrinks it).
+      const limit = query ? Number.POSITIVE_INFINITY : (offset + maxChars) * 2 + 1_000;
+      const { text, complete } = pageMarkdown(document, context, args.main === true, limit);
       let body: string;
       let note: string;
       if (query) {
@@ -55,9 +57,10 @@ export function contentTool(name: string, context: RenderContext): DomTool {
       } else {
         body = text.slice(offset, offset + maxChars);
         const end = offset + body.length;
+        const total = complete ? `${text.length}` : `more than ${text.length}`;
         note =
-          offset > 0 || end < text.length
-            ? ` (characters ${offset}–${end} of ${text.length}${end < text.length ? `; continue with offset ${end}` : ''})`
+          offset > 0 || end < text.length || !complete
+            ? ` (characters ${offset}–${end} of ${total}${end < text.length || !complete ? `; continue with offset ${end}` : ''})`
             : '';
       }
       // tabmcp's own words first (address, paging), then the mark: all that follows it is the page's.
@@ -71,10 +74,11 @@ export function contentTool(name: string, context: RenderContext): DomTool {
   };
 }
 
-function pageMarkdown(doc: Document, context: RenderContext, main: boolean): string {
-  if (!main) return renderMarkdown(doc.body ?? doc.documentElement, context);
+function pageMarkdown(doc: Document, context: RenderContext, main: boolean, limit: number) {
+  const body = doc.body ?? doc.documentElement;
+  if (!main) return renderUpTo(body, context, limit);
   // The marked main part when the page has one; else the body, each piece of chrome left out as it is met.
-  return renderMarkdown(mainRoot(doc) ?? doc.body ?? doc.documentElement, context, isChrome);
+  return renderUpTo(mainRoot(doc) ?? body, context, limit, isChrome);
 }
 
 function clamp(raw: unknown, fallback: number, min: number, max: number): number {

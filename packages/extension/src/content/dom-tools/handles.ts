@@ -84,15 +84,24 @@ export class Handles {
   #draw(): number {
     const digits = Math.max(MIN_DIGITS, String(this.#issued.size * SPARSENESS).length + 1);
     const low = 10 ** (digits - 1);
-    const random = new Uint32Array(1);
     for (;;) {
-      crypto.getRandomValues(random);
-      const number = low + ((random[0] ?? 0) % (9 * low));
+      const number = low + (this.#random() % (9 * low));
       if (!this.#issued.has(number)) {
         this.#issued.add(number);
         return number;
       }
     }
+  }
+
+  /** Random numbers drawn a batch at a time: one call to the system's generator per 256 handles. */
+  readonly #batch = new Uint32Array(256);
+  #used = this.#batch.length;
+  #random(): number {
+    if (this.#used === this.#batch.length) {
+      crypto.getRandomValues(this.#batch);
+      this.#used = 0;
+    }
+    return this.#batch[this.#used++] ?? 0;
   }
 
   #sweep(): void {

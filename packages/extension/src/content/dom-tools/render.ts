@@ -54,9 +54,23 @@ export interface RenderContext {
  * interactive element as a token with its handle, nothing hidden, no comments.
  */
 export function renderMarkdown(root: Element, context: RenderContext, skip?: (element: Element) => boolean): string {
+  return renderUpTo(root, context, Number.POSITIVE_INFINITY, skip).text;
+}
+
+/**
+ * The same, but the walk stops once about `limit` characters are written: a read of the first
+ * page of a 100,000-element page walks only what it shows (`complete` says whether all was).
+ */
+export function renderUpTo(
+  root: Element,
+  context: RenderContext,
+  limit: number,
+  skip?: (element: Element) => boolean,
+): { text: string; complete: boolean } {
   const out: string[] = [];
-  new Walker(context, out, skip).element(root, false, true);
-  return tidy(out.join(''));
+  const budget = { written: 0, limit };
+  new Walker(context, out, skip, budget).element(root, false, true);
+  return { text: tidy(out.join('')), complete: budget.written <= limit };
 }
 
 function tidy(text: string): string {
@@ -80,16 +94,27 @@ class Walker {
   /** Parts left out whole (site chrome in main-content mode). */
   readonly #skip: ((element: Element) => boolean) | undefined;
 
-  constructor(context: RenderContext, out: string[], skip?: (element: Element) => boolean) {
+  /** Characters written so far (text and tokens), and where the walk stops. */
+  readonly #budget: { written: number; limit: number };
+
+  constructor(
+    context: RenderContext,
+    out: string[],
+    skip?: (element: Element) => boolean,
+    budget = { written: 0, limit: Number.POSITIVE_INFINITY },
+  ) {
     this.#context = context;
     this.#out = out;
     this.#skip = skip;
+    this.#budget = budget;
   }
 
   node(node: Node, onHover: boolean): void {
+    if (this.#budget.written > this.#budget.limit) return;
     if (node.nodeType === Node.TEXT_NODE) {
       // A lone space between two inline elements is a word boundary ("1 item left").
       const text = pageText(node.textContent ?? '');
+      this.#budget.written += text.length;
       if (text && (text === ' ' || !node.parentElement || !textInvisible(node.parentElement))) this.#out.push(text);
       return;
     }
@@ -135,7 +160,7 @@ class Walker {
         for (const cell of element.children) {
           if (!shown(cell)) continue;
           const parts: string[] = [];
-          new Walker(this.#context, parts, this.#skip).children(cell, hovering);
+          new Walker(this.#context, parts, this.#skip, this.#budget).children(cell, hovering);
           out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
         }
         out.push('\n');
@@ -183,6 +208,7 @@ class Walker {
       (text.length > MAX_TOKEN_TEXT * 3 || element.querySelector(`${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== null);
     const link = element instanceof HTMLAnchorElement ? shortHref(element) : '';
     const written = token(element, handle, { onHover, withName: !container });
+    this.#budget.written += written.length;
     // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
     if (container || !NAMELESS.test(written)) this.#out.push(` ${written}${link ? `(${link})` : ''} `);
     if (!container) return true;

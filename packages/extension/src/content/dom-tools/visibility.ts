@@ -9,8 +9,33 @@
 const CONTROL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[onclick]';
 const MEDIA = 'img,svg,canvas,video,picture,input,select,textarea';
 
+/**
+ * Verdicts and the page's scroll origin hold for one synchronous run (a derivation, a read): the
+ * page cannot change in between, and asking the same element twice (a walk, then a tool) is free.
+ */
+let run: { verdicts: WeakMap<Element, boolean>; scrollX: number; scrollY: number } | undefined;
+function thisRun() {
+  if (!run) {
+    run = { verdicts: new WeakMap(), scrollX: window.scrollX, scrollY: window.scrollY };
+    queueMicrotask(() => {
+      run = undefined;
+    });
+  }
+  return run;
+}
+
 /** Laid out, not visibility:hidden, not transparent (here or above), not clipped away, not off the page. */
 export function shownToAPerson(element: Element): boolean {
+  const { verdicts } = thisRun();
+  let verdict = verdicts.get(element);
+  if (verdict === undefined) {
+    verdict = judge(element);
+    verdicts.set(element, verdict);
+  }
+  return verdict;
+}
+
+function judge(element: Element): boolean {
   if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
   if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
     if (getComputedStyle(element).display === 'contents') return true;
@@ -70,10 +95,10 @@ function transparent(color: string): boolean {
 
 function offThePage(box: DOMRect, style: CSSStyleDeclaration): boolean {
   // Left of or above the page's origin, where no scrolling reaches (`left: -9999px`).
+  const { scrollX, scrollY } = thisRun();
+  if (box.right + scrollX > 0 && box.bottom + scrollY > 0) return false;
   const fixed = style.position === 'fixed';
-  const right = box.right + (fixed ? 0 : window.scrollX);
-  const bottom = box.bottom + (fixed ? 0 : window.scrollY);
-  return right <= 0 || bottom <= 0;
+  return (fixed ? box.right : box.right + scrollX) <= 0 || (fixed ? box.bottom : box.bottom + scrollY) <= 0;
 }
 
 function clippedAway(style: CSSStyleDeclaration): boolean {
