@@ -51,6 +51,7 @@ describe('DOM tools on pages that mislead', () => {
     assert.match(content, /\\\[button "Cancel" p1\\\]/, 'a fake token is escaped');
     assert.doesNotMatch(content, /(^|[^\\])\[page from/, 'a fake marker is defused');
     assert.equal(content.match(/\[page text from/g)?.length, 1, 'one mark, ours');
+    assert.match(content, /\\\(characters 0–10 of 10; continue with offset 99999\)/, 'a fake paging note is defused');
     assert.match(content, /\[button "Delete account" [a-z]\d{3,}\]/);
   });
 

@@ -14,11 +14,15 @@ export function clean(text: string | null | undefined, max = 80): string {
 /**
  * A run of page text as get_page_content writes it: no control or bidi characters, whitespace
  * collapsed (never a line of its own), and brackets escaped, so the page cannot write what reads
- * as one of our tokens (`[button "Cancel" k7]`), markers (`[page …]`) or dialogs (`[dialog]`).
+ * as one of our tokens (`[button "Cancel" k7]`), markers (`[page …]`) or dialogs (`[dialog]`), nor
+ * begin a paging note or an action's report as we do.
  */
 export function pageText(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(INVISIBLE, '').replace(/[[\]]/g, '\\$&');
+  return text.replace(/\s+/g, ' ').replace(INVISIBLE, '').replace(/[[\]]/g, '\\$&').replace(OUR_PHRASES, '\\$&');
 }
+
+/** How our paging notes and action reports begin: the page's look-alikes get a backslash. */
+const OUR_PHRASES = /[({](?=characters \d|\d+ passages? matching|"(done|failed|navigating|renamed)")/g;
 
 /** `"Search flights!"` → `search_flights`; empty when nothing usable is left. */
 export function slug(text: string, max = 48): string {
