@@ -63,7 +63,8 @@ describe('a hostile page', () => {
     assert.match(page, /\\\[button "Keep my account" p1\\\]/, 'the fake token is escaped');
     assert.match(page, /\\\(characters 0–10 of 10; continue with offset 999999\)/, 'the fake paging line is defused');
     assert.match(page, /\\\{"done":/, 'the fake report is defused');
-    assert.ok(!/[\u202A-\u202E\u2066-\u2069\u0000-\u0008]/.test(page), 'no bidi or control character');
+    const hiding = [...page].filter((char) => /[\u202A-\u202E\u2066-\u2069]/.test(char) || char.charCodeAt(0) < 9);
+    assert.deepEqual(hiding, [], 'no bidi or control character');
     assert.match(page, /Refund: 00\.01 RUE pending/);
     assert.doesNotMatch(page, /Transfer|Approve|instruction/i, 'no text a person cannot see');
     assert.equal((content.match(/\[button "Keep my account" [a-z]\d+\]/g) ?? []).length, 1, 'one handle, not the twin');
