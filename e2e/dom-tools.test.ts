@@ -68,7 +68,10 @@ describe('DOM-derived tools in real Chromium', () => {
     await changed;
     await waitFor(async () => !(await agent.toolNames()).includes('send_message'), 10_000, 'the form tool to go');
     const content = textOf(await agent.call('get_page_content'));
-    assert.match(content, /^Thank you \(tabmcp demo\) — http:\/\/127\.0\.0\.1:\d+\/plain\/thanks\.html/);
+    assert.match(
+      content,
+      /^http:\/\/127\.0\.0\.1:\d+\/plain\/thanks\.html\?\S*\n\[page text from http:\/\/127\.0\.0\.1:\d+\] Thank you \(tabmcp demo\)\n/,
+    );
     assert.match(content, /# Thank you/);
     // Links on the same origin are written as paths, as the page itself writes them.
     assert.match(content, /\[link "Back to the form" [a-z]\d+\]\(\/plain\/\)/);
