@@ -49,7 +49,7 @@ export function markedNavigating(result: CallToolResult): CallToolResult {
 }
 
 /** Where page text came from, as its mark says: the origin, or the scheme of a page that has none (file:). */
-export function pageOrigin(): string {
+function pageOrigin(): string {
   return location.origin !== 'null' ? location.origin : location.protocol;
 }
 

@@ -70,7 +70,7 @@ export function clippedByAncestor(element: Element): boolean {
 }
 
 /** Text in this element (its own text nodes) is drawn in nothing a person sees: size 0 or no colour. */
-export function inkless(style: CSSStyleDeclaration): boolean {
+function inkless(style: CSSStyleDeclaration): boolean {
   if (Number.parseFloat(style.fontSize) === 0) return true;
   if (!transparent(style.color)) return false;
   // Transparent text on a box that still shows (a background, a border) is a blank control, not nothing.
