@@ -75,7 +75,7 @@ const playwright = await startRival('@playwright/mcp/cli.js', [
   '/usr/bin/chromium',
 ]);
 try {
-  const list = await playwrightToolList();
+  const list = { tools: await playwright.listTools() };
   const navigated = await playwright.call('browser_navigate', { url });
   let calls = 1;
   let read = textOf(navigated);
@@ -96,22 +96,6 @@ try {
 } finally {
   await playwright.close();
   await site.close();
-}
-
-async function playwrightToolList() {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const client = new Client({ name: 'tabmcp-bench', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['node_modules/@playwright/mcp/cli.js', '--headless', '--isolated', '--no-sandbox'],
-      stderr: 'ignore',
-    }),
-  );
-  const listed = await client.listTools();
-  await client.close();
-  return listed;
 }
 
 const share = ratio(tabmcpRun.bytes, playwrightRun.bytes);

@@ -9,6 +9,8 @@ import { startStdioMcp } from '../../test-support/stdio-client';
 export interface RivalProcess {
   pid: number;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** The tool list as its client reads it (what an agent pays for once per session). */
+  listTools(): Promise<unknown[]>;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function startRival(script: string, args: string[]): Promise<RivalP
       if (result.isError) throw new Error(`${name} failed: ${textOf(result).slice(0, 500)}`);
       return result;
     },
+    listTools: async () => (await rival.client.listTools()).tools,
     stderr: rival.stderr,
     close: async () => {
       await rival.close();
