@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 
@@ -169,11 +171,17 @@ describe('DOM tools on pages that mislead', () => {
   it('a list item given as "2" is the item at index 2, as the integer 2 is; its read is marked and bounded', async () => {
     const page = await harness.page();
     await page.setContent(`<main><h2>Groceries</h2><ul>
-      <li>Buy 2 apples <button>Remove</button></li><li>Bread <button>Remove</button></li>
-      <li>Milk <button>Remove</button> ${'lorem ipsum '.repeat(800)}</li></ul></main>`);
+      <li>Buy 2 apples <button>Remove [x]</button></li><li>Bread <button>Remove [x]</button></li>
+      <li>Milk <button>Remove [x]</button> ${'lorem ipsum '.repeat(800)}</li></ul></main>`);
     const { tools } = await harness.derive(page);
     const list = tools.find((tool) => tool.name.endsWith('_item'));
     assert.ok(list, tools.map((tool) => tool.name).join(', '));
+    const remove = (list.inputSchema as { properties: { action: { enum: string[] } } }).properties.action.enum.find(
+      (action) => action.startsWith('click'),
+    );
+    assert.equal(remove, 'click "Remove (x)"', 'brackets in a caption are written as the enum takes them');
+    const removed = await call(page, list.name, { item: 'Bread', action: remove });
+    assert.ok(!removed.isError, removed.text);
     for (const item of ['2', 2]) {
       const read = json(await call(page, list.name, { item, action: 'read' }));
       assert.equal(read.item, 2, `item ${JSON.stringify(item)}`);
@@ -276,5 +284,46 @@ describe('DOM tools on pages that mislead', () => {
     });
     assert.match(answer, /got ada@example\.com/);
     assert.equal(await page.inputValue('input[name=email]'), 'ada@example.com');
+  });
+
+  it('reading costs little: find in page, main content, short external links, named icons, no chrome or layout tools', async () => {
+    const page = await harness.page();
+    await page.goto(
+      pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', 'real-world', 'news-article.html')).href,
+    );
+    const { tools, content } = await harness.derive(page);
+    const names = tools.map((tool) => tool.name);
+    assert.deepEqual(
+      names.filter((name) => name.endsWith('_item') || /reply|report|save|bookmark|play|share/.test(name)),
+      [],
+      `no tool from comments, sidebars, share bars or related cards: ${names.join(', ')}`,
+    );
+    assert.doesNotMatch(content, /utm_|fbclid/, 'external addresses without their tracking queries');
+    assert.doesNotMatch(content, /\[(button|link)( \([^)]*\))? [a-z]\d+\]/, 'no nameless control');
+    const whole = await call(page, 'get_page_content', { maxChars: 50_000 });
+    assert.match(whole.text, /\[link "Facebook" [a-z]\d+\]\(facebook\.com\/marlowcourier\?…\)/);
+    assert.match(content, /\[button "Like" [a-z]\d+\]/, 'an icon named by its visually hidden text');
+
+    const found = await call(page, 'get_page_content', { query: 'final cost' });
+    assert.match(found.text, /^\S+ \(\d+ passages? matching "final cost" among \d+ lines\)\n\[page text from /);
+    assert.match(found.text, /412 million euros/);
+    assert.ok(found.text.length < 3_500, `a find is small: ${found.text.length}`);
+
+    const main = await call(page, 'get_page_content', { main: true, maxChars: 50_000 });
+    assert.match(main.text, /# Harbour Line opens/);
+    for (const chrome of ['Most read', 'Related stories', 'Comments (48)', 'All rights reserved', 'Advertisement'])
+      assert.ok(!main.text.includes(chrome), `${chrome} is chrome`);
+
+    await page.setContent(`<main class="container">
+      <div class="row"><div class="col-8"><h2>Profile</h2><p>Ada</p><a href="#edit">Edit</a></div>
+      <div class="col-4 sidebar-ish"><p>Tips</p><button>Dismiss</button></div></div>
+      <section class="info"><h3>Plan</h3><a href="#plan">Change plan</a></section>
+      <section class="info"><p>Billing</p><ul><li>Card</li></ul><button>Update card</button></section></main>`);
+    const layout = await harness.derive(page);
+    assert.deepEqual(
+      layout.tools.map((tool) => tool.name).filter((name) => name.endsWith('_item')),
+      [],
+      'layout boxes are no list',
+    );
   });
 });

@@ -291,7 +291,8 @@ async function runOnItem(
     if (!kind)
       return errorResult(`${toolName}: action ${quoted(action, 40)} is not one of its actions; list the tools again.`);
     control = controls.find(
-      (c) => c.kind === kind && (caption === undefined || clean(c.caption, 40).replace(/"/g, "'") === caption),
+      // Compared as the enum wrote it (quoted): the enum is exactly what the action takes.
+      (c) => c.kind === kind && (caption === undefined || quoted(c.caption, 40).slice(1, -1) === caption),
     );
   }
   if (!control) {

@@ -218,8 +218,8 @@ class Walker {
   }
 }
 
-/** A token with a role and a handle only: `[button k1234]`. */
-const NAMELESS = /^\[(button|link|clickable|menuitem|tab) [a-z]\d+\]$/;
+/** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
+const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
 
