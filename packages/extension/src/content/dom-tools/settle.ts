@@ -1,5 +1,5 @@
 import { type RenderContext, renderMarkdown } from './render';
-import { clean, isVisible } from './text';
+import { isVisible, visibleText } from './text';
 
 const QUIET_MS = 150;
 const MAX_WAIT_MS = 2_000;
@@ -164,7 +164,7 @@ function messagesAmong(touched: Node[]): string[] {
     const regions = [element?.closest(MESSAGES), ...(element?.querySelectorAll(MESSAGES) ?? [])];
     for (const region of regions) {
       if (!region || !isVisible(region)) continue;
-      const text = clean(region.textContent, 300);
+      const text = visibleText(region, 300);
       if (text) found.add(text);
     }
   }
