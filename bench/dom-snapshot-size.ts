@@ -51,7 +51,7 @@ try {
     if (tries > 100) throw new Error('the launched browser did not connect');
     await new Promise((done) => setTimeout(done, 100));
   }
-  const playwrightTools = bytes(JSON.stringify((await playwrightToolList()).tools));
+  const playwrightTools = bytes(JSON.stringify(await playwright.listTools()));
   for (const { path, label } of PAGES) {
     const url = `${site.url}${path}`;
     const opened = JSON.parse(textOf(await tabmcp.call('open_tab', { url }))) as { toolsAvailable: string[] };
@@ -104,23 +104,6 @@ try {
   await playwright.close();
   await tabmcp.close();
   await site.close();
-}
-
-async function playwrightToolList() {
-  // The rival client only calls tools; its tool list is fetched over a second short-lived session.
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const client = new Client({ name: 'tabmcp-bench', version: '1.0.0' });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: ['node_modules/@playwright/mcp/cli.js', '--headless', '--isolated', '--no-sandbox'],
-      stderr: 'ignore',
-    }),
-  );
-  const listed = await client.listTools();
-  await client.close();
-  return listed;
 }
 
 console.log(

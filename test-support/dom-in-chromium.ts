@@ -33,6 +33,8 @@ export interface DomHarness {
     content: string;
     ms: number;
   }>;
+  /** Adds the bundle (`window.__domTools`) to the page without deriving anything. */
+  load(page: Page): Promise<void>;
   page(): Promise<Page>;
   close(): Promise<void>;
 }
@@ -44,6 +46,9 @@ export async function startDomHarness(): Promise<DomHarness> {
     page: async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       return page;
+    },
+    load: async (page) => {
+      await page.addScriptTag({ content: script });
     },
     derive: async (page) => {
       await page.addScriptTag({ content: script });

@@ -11,6 +11,8 @@ export interface RivalProcess {
   /** Its working directory, where it writes its output files. */
   workDir: string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+  /** The tool list as its client reads it (what an agent pays for once per session). */
+  listTools(): Promise<unknown[]>;
   stderr(): string;
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export async function startRival(script: string, args: string[]): Promise<RivalP
       if (result.isError) throw new Error(`${name} failed: ${textOf(result).slice(0, 500)}`);
       return result;
     },
+    listTools: async () => (await rival.client.listTools()).tools,
     stderr: rival.stderr,
     close: async () => {
       await rival.close();

@@ -4,6 +4,7 @@ import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
 import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
+import { expectChecked, expectSelected, expectValue } from './readback';
 import { isShown, quoted } from './text';
 
 const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
@@ -60,7 +61,7 @@ export async function actOn(
     : describeElement(element);
   switch (action) {
     case 'click':
-      return context.perform(`clicked ${named}`, () => click(element));
+      return context.perform(`clicked ${named}`, () => click(element), { subject: element });
     case 'dblclick':
       return context.perform(`double-clicked ${named}`, () => doubleClick(element));
     case 'hover':
@@ -71,23 +72,41 @@ export async function actOn(
     }
     case 'fill': {
       const submit = args.submit === true;
-      return context.perform(`filled ${named}${submit ? ' and pressed Enter' : ''}`, async () => {
-        fillText(element, value);
-        if (!submit) return;
-        await pageTurn();
-        pressKey(element, 'Enter');
-      });
+      // Read back before Enter: a field that submits is often emptied by the page.
+      let typed: string | undefined;
+      const readback = expectValue(element, value);
+      return context.perform(
+        `filled ${named}${submit ? ' and pressed Enter' : ''}`,
+        async () => {
+          fillText(element, value);
+          if (!submit) return;
+          typed = readback();
+          await pageTurn();
+          pressKey(element, 'Enter');
+        },
+        { readback: submit ? () => typed : readback },
+      );
     }
     case 'check':
     case 'uncheck': {
       const wanted = action === 'check';
       if (checkedState(element) === wanted)
         return context.perform(`${named} was already ${wanted ? 'checked' : 'unchecked'}`, () => {});
-      return context.perform(`${action}ed ${named}`, async () => void (await setChecked(element, wanted)));
+      return context.perform(`${action}ed ${named}`, async () => void (await setChecked(element, wanted)), {
+        subject: element,
+        readback: expectChecked(element, wanted),
+      });
     }
     case 'select': {
       const select = element as HTMLSelectElement;
-      return context.perform(`selected ${quoted(value)} in ${named}`, () => void selectOption(select, value));
+      let chosen: string | undefined;
+      return context.perform(
+        `selected ${quoted(value)} in ${named}`,
+        () => {
+          chosen = selectOption(select, value);
+        },
+        { readback: () => (chosen === undefined ? 'no option matched' : expectSelected(select, chosen)()) },
+      );
     }
   }
 }

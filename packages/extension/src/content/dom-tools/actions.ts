@@ -1,8 +1,8 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
 import { type DomTool, errorResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
-import { describeElement, isDisabled } from './elements';
-import { clean, isVisible, labelOf, type NameRegistry, shortHref, slug } from './text';
+import { describeElement, isDisabled, token } from './elements';
+import { clean, isVisible, labelOf, type NameRegistry, quoted, shortHref, slug } from './text';
 
 /** Button-like controls found by role and accessible name, not only <button>. */
 const BUTTONS = [
@@ -33,15 +33,18 @@ export function buttonTools(
 ): DomTool[] {
   const groups = new Map<string, { caption: string; elements: Element[] }>();
   for (const element of doc.querySelectorAll(BUTTONS)) {
-    if (covered(element) || isDisabled(element) || !isVisible(element)) continue;
+    if (covered(element) || isDisabled(element)) continue;
     const caption = labelOf(element);
-    const key = slug(caption, 40);
-    if (!key) continue;
-    const group = groups.get(key) ?? { caption, elements: [] };
+    // Past the listed number of tools, only more of the listed captions matter (linear on huge pages).
+    if (!slug(caption, 40) || (groups.size >= MAX_BUTTON_TOOLS && !groups.has(caption))) continue;
+    if (!isVisible(element)) continue;
+    // Grouped by the caption itself, not its slug: "+1" and "-1", "C++" and "C#" are two tools.
+    const group = groups.get(caption) ?? { caption, elements: [] };
     group.elements.push(element);
-    groups.set(key, group);
+    groups.set(caption, group);
   }
-  return [...groups.entries()].slice(0, MAX_BUTTON_TOOLS).map(([key, { caption, elements }]) => {
+  return [...groups.values()].slice(0, MAX_BUTTON_TOOLS).map(({ caption, elements }) => {
+    const key = slug(caption, 40);
     const name = names.claim(VERB.test(`${key}_`) ? key : `click_${key}`);
     const what = clean(`the "${caption}" ${kindOf(elements[0])}`, 120);
     const several = elements.length > 1;
@@ -99,19 +102,27 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
       const text = typeof args.text === 'string' ? clean(args.text, 200).toLowerCase() : '';
       const href = typeof args.href === 'string' ? args.href.trim() : '';
       if (!text && !href) return errorResult('Give the link text or its href.');
-      const all = links();
-      const shown = all.filter(isVisible);
+      // Only links a person sees: a hidden twin with the same text or address is never followed.
+      const shown = links().filter(isVisible);
       const byHref = href
-        ? all.filter((a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href)
+        ? shown.filter((a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href)
         : [];
       const textOf = (a: HTMLAnchorElement) => (labelOf(a) || clean(a.textContent, 200)).toLowerCase();
       const exact = text ? shown.filter((a) => textOf(a) === text) : [];
       const partial = text ? shown.filter((a) => textOf(a).includes(text)) : [];
-      const target = byHref[0] ?? exact[0] ?? (partial.length === 1 ? partial[0] : undefined);
-      if (!target) {
-        const hint = partial.length > 1 ? `${partial.length} links match; be more precise` : 'No link matches';
-        return errorResult(`${hint}. Call get_page_content to see the links.`);
+      const candidates = byHref.length ? byHref : exact.length ? exact : partial;
+      // Several links to one address go to the same place; several places are for the agent to choose.
+      if (new Set(candidates.map((a) => a.href)).size > 1) {
+        const listed = candidates
+          .slice(0, 10)
+          .map((a) => `${token(a, context.handles.of(a))}(${shortHref(a)})`)
+          .join(' ');
+        return errorResult(
+          `${candidates.length} links match${text ? ` ${quoted(text, 40)}` : ''}: ${listed}${candidates.length > 10 ? ' …' : ''}. Give its href, or act {handle, action: "click"}.`,
+        );
       }
+      const target = candidates[0];
+      if (!target) return errorResult('No link matches. Call get_page_content to see the links.');
       // A route of a single-page app answers with its changes; a new document, once it loaded.
       return context.perform(`followed ${describeElement(target)}`, () => target.click());
     },

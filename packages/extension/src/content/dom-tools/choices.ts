@@ -27,7 +27,8 @@ export function choiceTools(
   }
   for (const box of doc.querySelectorAll(CHECKABLES)) {
     if (tools.length >= MAX_CHOICE_TOOLS) return tools;
-    if (usable(box) && (isVisible(box) || isVisible(box.closest('label') ?? box)))
+    // A box with no name would be a generic `set_checkbox`: act reaches it with its handle instead.
+    if (usable(box) && labelOf(box) && (isVisible(box) || isVisible(box.closest('label') ?? box)))
       tools.push(checkTool(box, names, context));
   }
   const groups = new Map<string, HTMLInputElement[]>();
@@ -43,8 +44,9 @@ export function choiceTools(
   return tools;
 }
 
+/** An option as a person reads it (its label, else its text); long ones whole, so the enum is what the tool takes. */
 function optionText(option: HTMLOptionElement): string {
-  return clean(option.label || option.text, 60);
+  return clean(option.label || option.text, 200);
 }
 
 function selectTool(select: HTMLSelectElement, names: NameRegistry, context: ToolContext): DomTool {
@@ -62,7 +64,17 @@ function selectTool(select: HTMLSelectElement, names: NameRegistry, context: Too
   return {
     tool,
     isLive: () => select.isConnected,
-    run: (args) => actOn(select, 'select', { value: args.value }, context, context.handles.of(select)),
+    run: (args) => {
+      // Each value of the enum names its option: selected by the option's value, which select always takes.
+      const option = options.find((candidate) => optionText(candidate) === args.value);
+      if (!option)
+        return Promise.resolve(
+          errorResult(
+            `No option ${quoted(String(args.value), 40)}; the options: ${options.map(optionText).join(', ')}.`,
+          ),
+        );
+      return actOn(select, 'select', { value: option.value }, context, context.handles.of(select));
+    },
   };
 }
 
@@ -104,10 +116,10 @@ function radioTool(radios: HTMLInputElement[], names: NameRegistry, context: Too
     tool,
     isLive: () => radios.every((radio) => radio.isConnected),
     run: async (args) => {
-      const wanted = clean(String(args.value ?? ''), 60).toLowerCase();
-      const radio = radios.find(
-        (candidate) => choiceOf(candidate).toLowerCase() === wanted || candidate.value.toLowerCase() === wanted,
-      );
+      const wanted = String(args.value ?? '').toLowerCase();
+      const radio =
+        radios.find((candidate) => choiceOf(candidate).toLowerCase() === wanted) ??
+        radios.find((candidate) => candidate.value.toLowerCase() === wanted);
       if (!radio)
         return errorResult(`No choice ${quoted(String(args.value), 40)}; the choices: ${choices.join(', ')}.`);
       return actOn(radio, 'check', {}, context, context.handles.of(radio));

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { type Action, actOn } from './act';
-import { type DomTool, errorResult, jsonResult, type ToolContext } from './dom-tool';
+import { type DomTool, errorResult, jsonResult, markedPageText, type ToolContext } from './dom-tool';
 import { INTERACTIVE, isCheckable, isInteractive, isTextField } from './elements';
 import { type HoverRules, hiddenRoot } from './hover';
 import { renderMarkdown } from './render';
@@ -8,6 +8,10 @@ import { accessibleName, clean, isShown, type NameRegistry, quoted, slug, visibl
 
 const MAX_COLLECTIONS = 8;
 const MAX_ACTIONS = 16;
+/** Items looked at to judge a collection and list its actions: linear pages stay linear. */
+const MAX_SAMPLE = 200;
+/** An item's read stops here: an agent reads what it needs, get_page_content {query} finds the rest. */
+const MAX_ITEM_CHARS = 4_000;
 /** Containers that are lists by their markup: one item is already a list. */
 const LIST_CONTAINERS =
   'ul, ol, tbody, table, [role=list], [role=grid], [role=table], [role=feed], [role=tree], [role=rowgroup]';
@@ -63,7 +67,8 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
   if (count < (isList ? 1 : 2) || count < children.length * 0.6) return undefined;
   if (!isShown(container)) return undefined;
   const items = () => [...container.children].filter((child) => signatureOf(child) === signature && isShown(child));
-  const current = items();
+  // Judged on its first items: a table of 25,000 rows is a list after 200 as surely as after all.
+  const current = items().slice(0, MAX_SAMPLE);
   if (current.length < (isList ? 1 : 2)) return undefined;
   // A table whose one child is its body: the body is the list.
   if (current.length === 1 && current[0]?.matches(LIST_CONTAINERS)) return undefined;
@@ -87,8 +92,23 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
       shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
     }
     if (Math.max(...shapes.values()) < current.length * 0.5) return undefined;
+    // Layout boxes (a row of columns, a page's sections) are not items: items repeat one skeleton.
+    if (!repeatsOneSkeleton(current)) return undefined;
   }
   return { container, signature, name: nameOf(container), items };
+}
+
+/** Most items are built alike: the same tags at their first two levels, the same classes. */
+function repeatsOneSkeleton(items: Element[]): boolean {
+  const counts = new Map<string, number>();
+  for (const item of items) {
+    const children = [...item.children].map(
+      (child) => `${child.tagName}(${[...child.children].map((c) => c.tagName).join()})`,
+    );
+    const key = `${typeof item.className === 'string' ? item.className.replace(/\d+/g, '#') : ''}|${children.join()}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return Math.max(...counts.values()) >= Math.max(2, items.length * 0.6);
 }
 
 function signatureOf(element: Element): string {
@@ -172,7 +192,7 @@ export function collectionTools(collections: Collection[], names: NameRegistry, 
 
 function collectionTool(collection: Collection, names: NameRegistry, context: ToolContext): DomTool {
   const name = names.claim(`${collection.name}_item`);
-  const items = collection.items();
+  const items = collection.items().slice(0, MAX_SAMPLE);
   const perItem = items.map((item) => controlsOf(item, context.hover));
   const shared = sharedCaptions(perItem, items.length);
   const actions = actionsOf(perItem, shared);
@@ -246,9 +266,7 @@ async function runOnItem(
   const { item, index } = picked;
   const action = typeof args.action === 'string' ? args.action : '';
   const label = `Item ${index} (${quoted(visibleText(item, 40), 40)})`;
-  if (action === 'read') {
-    return jsonResult({ item: index, content: renderMarkdown(item, context) });
-  }
+  if (action === 'read') return readItem(item, index, context);
   const controls = controlsOf(item, context.hover);
   const match = /^(check|uncheck|click|fill|select) "(.*)"$/.exec(action);
   const verb = match?.[1] ?? action;
@@ -273,7 +291,8 @@ async function runOnItem(
     if (!kind)
       return errorResult(`${toolName}: action ${quoted(action, 40)} is not one of its actions; list the tools again.`);
     control = controls.find(
-      (c) => c.kind === kind && (caption === undefined || clean(c.caption, 40).replace(/"/g, "'") === caption),
+      // Compared as the enum wrote it (quoted): the enum is exactly what the action takes.
+      (c) => c.kind === kind && (caption === undefined || quoted(c.caption, 40).slice(1, -1) === caption),
     );
   }
   if (!control) {
@@ -285,6 +304,19 @@ async function runOnItem(
   }
   const act: Action = verb === 'open' ? 'click' : (verb as Action);
   return actOn(control.element, act, { value: args.value }, context, label, control.onHover);
+}
+
+/** An item as get_page_content writes it, marked as page text and bounded (a whole article can be one item). */
+function readItem(item: Element, index: number, context: ToolContext): CallToolResult {
+  const text = renderMarkdown(item, context);
+  const shown = text.length > MAX_ITEM_CHARS ? `${text.slice(0, MAX_ITEM_CHARS)}…` : text;
+  return jsonResult({
+    item: index,
+    content: markedPageText(shown),
+    ...(text.length > MAX_ITEM_CHARS
+      ? { note: `The first ${MAX_ITEM_CHARS} of ${text.length} characters; get_page_content {query} finds a passage.` }
+      : {}),
+  });
 }
 
 function pickItem(
@@ -309,6 +341,8 @@ function pickItem(
   const needle = clean(wanted, 300).toLowerCase();
   const texts = items.map((item) => visibleText(item, 300).toLowerCase());
   const exact = texts.flatMap((text, index) => (text === needle ? [index] : []));
+  // A string of digits is an index, as an integer is; only an item whose whole text is those digits is read as text.
+  if (/^\d+$/.test(needle)) return digitsItem(items, Number(needle), exact, byIndex);
   const words = needle.split(/\s+/).filter(Boolean);
   const partial = exact.length
     ? exact
@@ -322,11 +356,26 @@ function pickItem(
     return {
       error: `${partial.length} items match ${quoted(wanted, 40)} (${partial.slice(0, 10).join(', ')}). Give the index instead.`,
     };
-  if (/^\d+$/.test(needle)) return byIndex(Number(needle));
   const shown = items.slice(0, 5).map((item) => quoted(visibleText(item, 30), 30));
   return {
     error: `No item of ${listName} matches ${quoted(wanted, 40)}. Items: ${shown.join(', ')}${items.length > 5 ? ', …' : ''}.`,
   };
+}
+
+function digitsItem(
+  items: Element[],
+  index: number,
+  exact: number[],
+  byIndex: (index: number) => { item: Element; index: number } | { error: string },
+): { item: Element; index: number } | { error: string } {
+  const named = exact[0];
+  if (named === undefined || exact.length > 1 || (named !== index && items[index] !== undefined)) {
+    if (exact.length === 0 || named === index) return byIndex(index);
+    return {
+      error: `"${index}" is both item ${index} and the text of item${exact.length > 1 ? 's' : ''} ${exact.slice(0, 10).join(', ')}. Give item as an integer for the index.`,
+    };
+  }
+  return byIndex(named);
 }
 
 function firstNonEmpty(...lists: number[][]): number[] {

@@ -1,24 +1,31 @@
 import type { Tool } from '@tabmcp/protocol';
-import type { DomTool } from './dom-tool';
-import { type RenderContext, renderMarkdown } from './render';
-import { clean } from './text';
+import { cleanPageLine } from '@tabmcp/protocol/light';
+import { type DomTool, markedPageText } from './dom-tool';
+import { findPassages } from './find';
+import { isChrome, mainRoot } from './main-content';
+import { type RenderContext, renderUpTo } from './render';
+import { clean, pageText } from './text';
 
 const DEFAULT_MAX_CHARS = 8_000;
+const DEFAULT_FOUND_CHARS = 3_000;
 const MIN_MAX_CHARS = 200;
 const LIMIT_MAX_CHARS = 50_000;
 
 /**
- * The whole visible page as compact Markdown with a handle on every interactive element, in
- * bounded pages, as plain text: JSON would escape every quote and line break of it.
+ * The visible page as compact Markdown with a handle on every interactive element, in bounded
+ * pages, as plain text (JSON would escape every quote and line break of it); only its main content
+ * with `main`, only the passages that match with `query`.
  */
 export function contentTool(name: string, context: RenderContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Read the visible page as Markdown; each control shows as [role "name" = "value" handle], e.g. [checkbox ☐ "Done" k7], for act. Paged by offset.',
+      'Read the visible page as Markdown; each control shows as [role "name" = "value" handle], e.g. [checkbox ☐ "Done" k7], for act. Paged by offset. query: only the passages that match (find in page); main: true leaves out site navigation, sidebars and footers.',
     inputSchema: {
       type: 'object',
       properties: {
+        query: { type: 'string' },
+        main: { type: 'boolean' },
         // Out-of-range values are clamped by the handler: the schema stays small for every list read.
         maxChars: { type: 'integer', default: DEFAULT_MAX_CHARS },
         offset: { type: 'integer' },
@@ -30,23 +37,48 @@ export function contentTool(name: string, context: RenderContext): DomTool {
     tool,
     isLive: () => true,
     run: async (args) => {
-      const maxChars = clamp(args.maxChars, DEFAULT_MAX_CHARS, MIN_MAX_CHARS, LIMIT_MAX_CHARS);
+      const query = typeof args.query === 'string' ? args.query.trim() : '';
+      const maxChars = clamp(
+        args.maxChars,
+        query ? DEFAULT_FOUND_CHARS : DEFAULT_MAX_CHARS,
+        MIN_MAX_CHARS,
+        LIMIT_MAX_CHARS,
+      );
       const offset = clamp(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
-      const text = pageMarkdown(document, context);
-      const slice = text.slice(offset, offset + maxChars);
-      const end = offset + slice.length;
-      const header = `${clean(document.title, 200) || '(untitled)'} — ${location.href}`;
-      const paging =
-        offset > 0 || end < text.length
-          ? `\n(characters ${offset}–${end} of ${text.length}${end < text.length ? `; continue with offset ${end}` : ''})`
-          : '';
-      return { content: [{ type: 'text', text: `${header}${paging}\n\n${slice}` }] };
+      // A find reads the whole page; a read walks only as far as the part it shows (tidying only shrinks it).
+      const limit = query ? Number.POSITIVE_INFINITY : (offset + maxChars) * 2 + 1_000;
+      const { text, complete } = pageMarkdown(document, context, args.main === true, limit);
+      let body: string;
+      let note: string;
+      if (query) {
+        const found = findPassages(text, query, maxChars);
+        note = ` (${found.passages} passage${found.passages === 1 ? '' : 's'} matching ${JSON.stringify(clean(query, 80))} among ${found.lines} lines${found.passages ? '' : '; try other words, or read without query'})`;
+        body = found.text;
+      } else {
+        body = text.slice(offset, offset + maxChars);
+        const end = offset + body.length;
+        const total = complete ? `${text.length}` : `more than ${text.length}`;
+        note =
+          offset > 0 || end < text.length || !complete
+            ? ` (characters ${offset}–${end} of ${total}${end < text.length || !complete ? `; continue with offset ${end}` : ''})`
+            : '';
+      }
+      // tabmcp's own words first (address, paging), then the mark: all that follows it is the page's.
+      const title = pageText(clean(document.title, 200)) || '(untitled)';
+      return {
+        content: [
+          { type: 'text', text: `${cleanPageLine(location.href)}${note}\n${markedPageText(`${title}\n\n${body}`)}` },
+        ],
+      };
     },
   };
 }
 
-function pageMarkdown(doc: Document, context: RenderContext): string {
-  return renderMarkdown(doc.body ?? doc.documentElement, context);
+function pageMarkdown(doc: Document, context: RenderContext, main: boolean, limit: number) {
+  const body = doc.body ?? doc.documentElement;
+  if (!main) return renderUpTo(body, context, limit);
+  // The marked main part when the page has one; else the body, each piece of chrome left out as it is met.
+  return renderUpTo(mainRoot(doc) ?? body, context, limit, isChrome);
 }
 
 function clamp(raw: unknown, fallback: number, min: number, max: number): number {

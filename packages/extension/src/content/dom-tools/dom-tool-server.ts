@@ -6,17 +6,38 @@ import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
-import { type DomTool, errorResult, jsonResult, markedNavigating, type ToolContext } from './dom-tool';
+import {
+  type DomTool,
+  errorResult,
+  jsonResult,
+  markedNavigating,
+  markedPageText,
+  type PerformOptions,
+  type ToolContext,
+} from './dom-tool';
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
+import { toolChrome } from './main-content';
+import { watchCaption } from './readback';
 import { actAndObserve } from './settle';
-import { NameRegistry } from './text';
+import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 const READING_TOOLS = ['get_page_content', 'open_link'] as const;
+
+/**
+ * One action at a time in this document (the tab's page): an action watches the page until it is
+ * quiet, so two at once would each report the other's changes. Every server of the page shares it.
+ */
+let actionQueue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
+  const turn = actionQueue.then(run, run);
+  actionQueue = turn.catch(() => {});
+  return turn;
+}
 
 /** One set of handles per document: every server of this page hands out the same ones. */
 let documentHandles: Handles | undefined;
@@ -94,7 +115,9 @@ export class DomToolServer {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       return form !== null && toolForms.has(form);
     };
-    const collections = findCollections(doc, context.hover, inToolForm);
+    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them.
+    const inChrome = toolChrome();
+    const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
     const items = new Set(collections.flatMap((collection) => collection.items()));
     const inItem = (element: Element) => {
       for (let node: Element | null = element; node; node = node.parentElement) if (items.has(node)) return true;
@@ -110,7 +133,7 @@ export class DomToolServer {
       ...fieldTools(doc, names, context, inItem),
       ...choiceTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
       ...listTools,
-      ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
+      ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element) || inChrome(element)),
       contentTool('get_page_content', context),
       linkTool('open_link', doc, context),
       actTool('act', context),
@@ -129,7 +152,11 @@ export class DomToolServer {
     return this.#tools.some((entry) => entry.tool.name === name);
   }
 
-  async call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return oneAtATime(() => this.#call(name, args));
+  }
+
+  async #call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     let entry = this.#tools.find((candidate) => candidate.tool.name === name);
     // The page re-rendered since the list was made: derive again and look the name up anew.
     if (!entry?.isLive()) {
@@ -159,18 +186,33 @@ export class DomToolServer {
   async #perform(
     done: string,
     action: () => void | Promise<void>,
-    options: { extra?: Record<string, unknown>; keepWatching?: () => boolean } = {},
+    options: PerformOptions = {},
   ): Promise<CallToolResult> {
     const toolsBefore = this.tools.map((tool) => tool.name);
     const countsBefore = this.#counts();
-    const observed = await actAndObserve(action, this.#context, options.keepWatching);
-    const result: Record<string, unknown> = { done, ...options.extra };
-    if (observed.navigating) return markedNavigating(jsonResult({ ...result, navigating: true }));
-    if (observed.changes) result.changes = observed.changes;
-    if (observed.removed) result.removed = observed.removed;
-    if (observed.messages.length) result.messages = observed.messages;
+    const caption = options.subject ? watchCaption(options.subject) : undefined;
+    let observed: Awaited<ReturnType<typeof actAndObserve>>;
+    try {
+      observed = await actAndObserve(action, this.#context, options.keepWatching);
+    } finally {
+      caption?.stop();
+    }
+    if (observed.navigating) return markedNavigating(jsonResult({ done, ...options.extra?.(), navigating: true }));
+    // The state is read back: an action the page ignored or undid is a failure, never "done".
+    const failure = options.readback?.();
+    const renamed = caption?.renamed();
+    const result: Record<string, unknown> = {
+      ...(failure ? { failed: `${done}, but ${failure}` } : { done }),
+      ...(renamed ? { renamed } : {}),
+      ...options.extra?.(),
+    };
+    // What the page wrote is marked as the page's (docs/security.md, "Page text").
+    if (observed.changes) result.changes = markedPageText(observed.changes);
+    if (observed.removed) result.removed = markedPageText(observed.removed);
+    if (observed.messages.length)
+      result.messages = observed.messages.map((message) => markedPageText(pageText(message)));
     if (observed.url) result.url = observed.url;
-    if (observed.title !== undefined) result.title = observed.title;
+    if (observed.title !== undefined) result.title = markedPageText(observed.title);
     // Published before the result is answered: the agent's next call may use a tool this action made.
     if (this.refresh()) await this.#announce?.();
     const countsAfter = this.#counts();
@@ -185,7 +227,7 @@ export class DomToolServer {
     const removed = toolsBefore.filter((name) => !toolsAfter.includes(name));
     if (added.length || removed.length)
       result.tools = { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
-    return jsonResult(result);
+    return jsonResult(result, failure !== undefined);
   }
 
   #counts(): Map<string, number> {

@@ -1,5 +1,7 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { markPageText } from '@tabmcp/protocol/light';
 import { NAVIGATING_META } from '../../navigation-meta';
+import type { Readback } from './readback';
 import type { RenderContext } from './render';
 
 /** A tool derived from the page's DOM: what the agent sees, and how to run it on this page. */
@@ -10,17 +12,23 @@ export interface DomTool {
   run(args: Record<string, unknown>): Promise<CallToolResult>;
 }
 
+export interface PerformOptions {
+  /** Fields added to the answer, read once the page settled (a form's `submitted`). */
+  extra?: () => Record<string, unknown>;
+  keepWatching?: () => boolean;
+  /** Reads the state back once the page settled: a sentence when the action did not take (readback.ts). */
+  readback?: Readback;
+  /** The element acted on: named before and after, so a page that renames it on the way is caught. */
+  subject?: Element;
+}
+
 /** What every derived tool may use: the page's handles and hover rules, and the one way to act. */
 export interface ToolContext extends RenderContext {
   /**
    * Runs an action on the page and answers with what it changed (docs/dom-tools.md, "Results"):
    * `done` says in words what was done, `extra` adds fields (a form's `submitted`).
    */
-  perform(
-    done: string,
-    action: () => void | Promise<void>,
-    options?: { extra?: Record<string, unknown>; keepWatching?: () => boolean },
-  ): Promise<CallToolResult>;
+  perform(done: string, action: () => void | Promise<void>, options?: PerformOptions): Promise<CallToolResult>;
 }
 
 /** One line of JSON text: structured content would double the bytes an agent reads. */
@@ -38,4 +46,17 @@ export const NO_ARGUMENTS = { type: 'object', properties: {} } as const;
 export function markedNavigating(result: CallToolResult): CallToolResult {
   const meta = typeof result._meta === 'object' && result._meta !== null ? result._meta : {};
   return { ...result, _meta: { ...meta, [NAVIGATING_META]: true } };
+}
+
+/** Where page text came from, as its mark says: the origin, or the scheme of a page that has none (file:). */
+function pageOrigin(): string {
+  return location.origin !== 'null' ? location.origin : location.protocol;
+}
+
+/**
+ * Page text as it reaches an agent: after `[page text from <origin>]`, so it never passes for
+ * tabmcp's own words (docs/security.md, "Page text"). The text itself was cleaned where it was read.
+ */
+export function markedPageText(text: string): string {
+  return markPageText(text, pageOrigin(), 'text');
 }

@@ -137,7 +137,7 @@ function flagsOf(element: Element, onHover: boolean): string[] {
     const options = [...element.options].filter((option) => !option.disabled);
     const shown = options.slice(0, MAX_OPTIONS_SHOWN).map((option) => clean(option.label || option.text, 30));
     if (options.length > MAX_OPTIONS_SHOWN) shown.push('…');
-    flags.push(`options: ${shown.join(', ').replace(/"/g, "'")}`);
+    flags.push(`options: ${shown.join(', ').replace(/"/g, "'").replace(/\[/g, '(').replace(/\]/g, ')')}`);
   }
   return flags;
 }

@@ -11,6 +11,8 @@ const CUSTOM_CONTROLS =
 
 interface Field {
   key: string;
+  /** The elements it sets; the tool is stale once one leaves the form. */
+  controls: Element[];
   isText: boolean;
   schema: Record<string, unknown>;
   required: boolean;
@@ -63,7 +65,13 @@ export function formTools(doc: Document, names: NameRegistry, context: ToolConte
       annotations: { destructiveHint: false },
     };
     return [
-      { tool, isLive: () => form.isConnected, run: (args) => submit(form, submitter, fields, args, name, context) },
+      {
+        tool,
+        // A re-render that replaced a field makes the tool stale: it is derived again, never filling a detached input.
+        isLive: () =>
+          form.isConnected && fields.every((field) => field.controls.every((control) => form.contains(control))),
+        run: (args) => submit(form, submitter, fields, args, name, context),
+      },
     ];
   });
 }
@@ -104,8 +112,11 @@ async function submit(
   }
   // Whether the page handles the submit itself (and stays) or lets the browser navigate.
   let prevented = false;
+  let fired = false;
   const probe = (event: Event) => {
-    if (event.target === form) prevented = event.defaultPrevented;
+    if (event.target !== form) return;
+    fired = true;
+    prevented = event.defaultPrevented;
   };
   window.addEventListener('submit', probe);
   try {
@@ -115,7 +126,15 @@ async function submit(
         form.requestSubmit(
           submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
         ),
-      { extra: { submitted: true }, keepWatching: () => prevented },
+      {
+        // A submit the page cancelled is not submitted: the page may say "Sent!" all the same.
+        extra: () =>
+          prevented
+            ? { submitted: false, note: 'The page cancelled the submission and handled it itself; see changes.' }
+            : { submitted: fired },
+        keepWatching: () => prevented,
+        readback: () => (fired ? undefined : 'the form did not submit (no submit event)'),
+      },
     );
   } finally {
     window.removeEventListener('submit', probe);
@@ -246,6 +265,7 @@ export function describe(label: string, control: Element): string | undefined {
 function switchField(element: Element, key: string, label: string): Field {
   return {
     key,
+    controls: [element],
     isText: false,
     required: element.getAttribute('aria-required') === 'true',
     schema: {
@@ -261,6 +281,7 @@ function switchField(element: Element, key: string, label: string): Field {
 function editable(element: Element, key: string, label: string): Field {
   return {
     key,
+    controls: [element],
     isText: true,
     required: element.getAttribute('aria-required') === 'true',
     schema: { type: 'string', ...(label ? { description: label } : {}) },
@@ -287,6 +308,7 @@ function single(control: Control, key: string, label: string): Field {
       : { type: 'string', enum: values };
     return {
       key,
+      controls: [control],
       isText: false,
       required,
       schema: {
@@ -311,12 +333,13 @@ function single(control: Control, key: string, label: string): Field {
   if (control instanceof HTMLInputElement && control.type === 'checkbox') {
     return {
       key,
+      controls: [control],
       isText: false,
       required,
       schema: { type: 'boolean', ...base, ...(control.checked ? { default: true } : {}) },
       apply: (value) => {
         if (control.checked !== Boolean(value)) control.click();
-        return undefined;
+        return control.checked === Boolean(value) ? undefined : `${key}: the page did not take the change`;
       },
     };
   }
@@ -337,12 +360,15 @@ function single(control: Control, key: string, label: string): Field {
   if (initial) schema.default = numeric ? Number(initial) : initial;
   return {
     key,
+    controls: [control],
     isText: roleOf(control) === 'textbox',
     required,
     schema,
     apply: (value) => {
-      fillText(control, value === null || value === undefined ? '' : String(value));
-      return undefined;
+      const wanted = value === null || value === undefined ? '' : String(value);
+      const held = fillText(control, wanted);
+      // Read back: a field that refuses or reshapes the text must not be submitted as if it took it.
+      return held === wanted || numeric ? undefined : `${key}: the page kept ${JSON.stringify(held.slice(0, 80))}`;
     },
   };
 }
@@ -355,6 +381,7 @@ function choiceGroup(group: HTMLInputElement[], key: string): Field {
   const radio = group[0]?.type === 'radio';
   return {
     key,
+    controls: group,
     isText: false,
     required: group.some((input) => input.required),
     schema: radio

@@ -2,12 +2,17 @@ import { DOCUMENT_TAGS } from '../../document-tag';
 
 /**
  * Short handles for the elements an agent has been shown: a letter per document (document-tag.ts)
- * and a number counting up, e.g. `k12`. An element keeps its handle while it lives (WeakMap), a
- * handle never keeps its element alive (WeakRef), and a handle is never a screen position.
+ * and a random number, e.g. `k3081`. An element keeps its handle while it lives (WeakMap), a
+ * handle never keeps its element alive (WeakRef), and a handle is never a screen position. The
+ * number is drawn at random, never counted, so page text cannot guess the handle of a real control
+ * and write a fake token that points at it (docs/security.md, "Page text").
  */
-const HANDLE = /^([a-z])(\d{1,7})$/;
-/** Dead references are swept when the map grows past this. */
+const HANDLE = /^([a-z])(\d{1,9})$/;
+/** Dead references are swept when the map has doubled since the last sweep: linear in all. */
 const SWEEP_AT = 20_000;
+/** Numbers are drawn among at least this many times as many as were handed out. */
+const SPARSENESS = 10;
+const MIN_DIGITS = 3;
 
 export type Resolved = { element: Element } | { error: string };
 
@@ -15,7 +20,9 @@ export class Handles {
   /** Asked at the first handle given or read, not before: the background's letter may arrive meanwhile. */
   readonly #chooseLetter: () => string;
   #letter: string | undefined;
-  #next = 1;
+  /** Every number handed out, alive or not: tells "gone" from "never was". */
+  readonly #issued = new Set<number>();
+  #sweepAt = SWEEP_AT;
   readonly #byElement = new WeakMap<Element, string>();
   readonly #byHandle = new Map<string, WeakRef<Element>>();
   readonly #describe: (element: Element) => string;
@@ -33,8 +40,11 @@ export class Handles {
   of(element: Element): string {
     const known = this.#byElement.get(element);
     if (known) return known;
-    if (this.#byHandle.size >= SWEEP_AT) this.#sweep();
-    const handle = `${this.letter}${this.#next++}`;
+    if (this.#byHandle.size >= this.#sweepAt) {
+      this.#sweep();
+      this.#sweepAt = Math.max(SWEEP_AT, this.#byHandle.size * 2);
+    }
+    const handle = `${this.letter}${this.#draw()}`;
     this.#byElement.set(element, handle);
     this.#byHandle.set(handle, new WeakRef(element));
     return handle;
@@ -46,7 +56,7 @@ export class Handles {
     const match = HANDLE.exec(handle);
     if (!match) {
       return {
-        error: `"${String(raw).slice(0, 20)}" is not a handle; handles look like ${this.letter}3 and come from get_page_content.`,
+        error: `"${String(raw).slice(0, 20)}" is not a handle; handles look like ${this.letter}3081 and come from get_page_content.`,
       };
     }
     if (match[1] !== this.letter) {
@@ -56,7 +66,7 @@ export class Handles {
     }
     const element = this.#byHandle.get(handle)?.deref();
     if (!element) {
-      return this.#byHandle.has(handle) || Number(match[2]) < this.#next
+      return this.#byHandle.has(handle) || this.#issued.has(Number(match[2]))
         ? { error: `Element ${handle} is no longer on the page. Call get_page_content for the current handles.` }
         : {
             error: `No element ${handle} on this page. Handles come from get_page_content; call it for the current ones.`,
@@ -68,6 +78,30 @@ export class Handles {
       };
     }
     return { element };
+  }
+
+  /** A number not handed out yet, with enough digits that guessing one is a long shot (1 in 9,000 or fewer). */
+  #draw(): number {
+    const digits = Math.max(MIN_DIGITS, String(this.#issued.size * SPARSENESS).length + 1);
+    const low = 10 ** (digits - 1);
+    for (;;) {
+      const number = low + (this.#random() % (9 * low));
+      if (!this.#issued.has(number)) {
+        this.#issued.add(number);
+        return number;
+      }
+    }
+  }
+
+  /** Random numbers drawn a batch at a time: one call to the system's generator per 256 handles. */
+  readonly #batch = new Uint32Array(256);
+  #used = this.#batch.length;
+  #random(): number {
+    if (this.#used === this.#batch.length) {
+      crypto.getRandomValues(this.#batch);
+      this.#used = 0;
+    }
+    return this.#batch[this.#used++] ?? 0;
   }
 
   #sweep(): void {

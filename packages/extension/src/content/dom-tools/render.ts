@@ -1,7 +1,8 @@
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
-import { clean, quoted, shortHref } from './text';
+import { clean, isShown, pageText, quoted, shortHref } from './text';
+import { textInvisible } from './visibility';
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD', 'LINK']);
 const BLOCK = new Set([
@@ -52,10 +53,24 @@ export interface RenderContext {
  * Writes part of the page as compact Markdown for an agent: visible text in source case, every
  * interactive element as a token with its handle, nothing hidden, no comments.
  */
-export function renderMarkdown(root: Element, context: RenderContext): string {
+export function renderMarkdown(root: Element, context: RenderContext, skip?: (element: Element) => boolean): string {
+  return renderUpTo(root, context, Number.POSITIVE_INFINITY, skip).text;
+}
+
+/**
+ * The same, but the walk stops once about `limit` characters are written: a read of the first
+ * page of a 100,000-element page walks only what it shows (`complete` says whether all was).
+ */
+export function renderUpTo(
+  root: Element,
+  context: RenderContext,
+  limit: number,
+  skip?: (element: Element) => boolean,
+): { text: string; complete: boolean } {
   const out: string[] = [];
-  new Walker(context, out).element(root, false, true);
-  return tidy(out.join(''));
+  const budget = { written: 0, limit };
+  new Walker(context, out, skip, budget).element(root, false, true);
+  return { text: tidy(out.join('')), complete: budget.written <= limit };
 }
 
 function tidy(text: string): string {
@@ -76,17 +91,31 @@ function tidy(text: string): string {
 class Walker {
   readonly #context: RenderContext;
   readonly #out: string[];
+  /** Parts left out whole (site chrome in main-content mode). */
+  readonly #skip: ((element: Element) => boolean) | undefined;
 
-  constructor(context: RenderContext, out: string[]) {
+  /** Characters written so far (text and tokens), and where the walk stops. */
+  readonly #budget: { written: number; limit: number };
+
+  constructor(
+    context: RenderContext,
+    out: string[],
+    skip?: (element: Element) => boolean,
+    budget = { written: 0, limit: Number.POSITIVE_INFINITY },
+  ) {
     this.#context = context;
     this.#out = out;
+    this.#skip = skip;
+    this.#budget = budget;
   }
 
   node(node: Node, onHover: boolean): void {
+    if (this.#budget.written > this.#budget.limit) return;
     if (node.nodeType === Node.TEXT_NODE) {
       // A lone space between two inline elements is a word boundary ("1 item left").
-      const text = (node.textContent ?? '').replace(/\s+/g, ' ');
-      if (text) this.#out.push(text);
+      const text = pageText(node.textContent ?? '');
+      this.#budget.written += text.length;
+      if (text && (text === ' ' || !node.parentElement || !textInvisible(node.parentElement))) this.#out.push(text);
       return;
     }
     if (node instanceof Element) this.element(node, onHover, false);
@@ -95,6 +124,7 @@ class Walker {
   element(element: Element, onHover: boolean, isRoot: boolean): void {
     if (SKIP.has(element.tagName)) return;
     if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
+    if (!isRoot && this.#skip?.(element)) return;
     let hovering = onHover;
     if (!hovering && !isRoot && !shown(element)) {
       // Hidden, unless the page's CSS shows it when the pointer is over its row.
@@ -130,7 +160,7 @@ class Walker {
         for (const cell of element.children) {
           if (!shown(cell)) continue;
           const parts: string[] = [];
-          new Walker(this.#context, parts).children(cell, hovering);
+          new Walker(this.#context, parts, this.#skip, this.#budget).children(cell, hovering);
           out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
         }
         out.push('\n');
@@ -178,7 +208,9 @@ class Walker {
       (text.length > MAX_TOKEN_TEXT * 3 || element.querySelector(`${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== null);
     const link = element instanceof HTMLAnchorElement ? shortHref(element) : '';
     const written = token(element, handle, { onHover, withName: !container });
-    this.#out.push(` ${written}${link ? `(${link})` : ''} `);
+    this.#budget.written += written.length;
+    // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
+    if (container || !NAMELESS.test(written)) this.#out.push(` ${written}${link ? `(${link})` : ''} `);
     if (!container) return true;
     this.children(element, onHover);
     this.#out.push(' ');
@@ -186,14 +218,14 @@ class Walker {
   }
 }
 
+/** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
+const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
 
 function shown(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
-  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
-  // A display:contents box has no box of its own, yet its children show.
-  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+  return isShown(element);
 }
 
 function inRow(element: Element): boolean {

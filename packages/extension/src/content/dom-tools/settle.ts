@@ -2,7 +2,7 @@ import { watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
 import { type RenderContext, renderMarkdown } from './render';
 import { waitForSettle } from './settle-wait';
-import { clean, isVisible } from './text';
+import { clean, isVisible, visibleText } from './text';
 
 /** The bound on waiting for an action's changes; the common case answers in a few milliseconds. */
 const MAX_WAIT_MS = 2_000;
@@ -209,7 +209,7 @@ function messagesAmong(touched: Node[]): string[] {
     const regions = [element?.closest(MESSAGES), ...(element?.querySelectorAll(MESSAGES) ?? [])];
     for (const region of regions) {
       if (!region || !isVisible(region)) continue;
-      const text = clean(region.textContent, 300);
+      const text = visibleText(region, 300);
       if (text) found.add(text);
     }
   }

@@ -1,13 +1,28 @@
+import { clippedByAncestor, shownToAPerson, textInvisible } from './visibility';
+
 /** Small text helpers shared by the DOM-derived tools. Page text is untrusted and unbounded: cap it. */
 
 /** C0/C1 controls, zero-width and bidi controls: they can hide or reorder what an agent reads. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
 
 export function clean(text: string | null | undefined, max = 80): string {
   const collapsed = (text ?? '').replace(/\s+/g, ' ').replace(INVISIBLE, '').trim();
   return collapsed.length > max ? `${collapsed.slice(0, max - 1)}…` : collapsed;
 }
+
+/**
+ * A run of page text as get_page_content writes it: no control or bidi characters, whitespace
+ * collapsed (never a line of its own), and brackets escaped, so the page cannot write what reads
+ * as one of our tokens (`[button "Cancel" k7]`), markers (`[page …]`) or dialogs (`[dialog]`), nor
+ * begin a paging note or an action's report as we do.
+ */
+export function pageText(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(INVISIBLE, '').replace(/[[\]]/g, '\\$&').replace(OUR_PHRASES, '\\$&');
+}
+
+/** How our paging notes and action reports begin: the page's look-alikes get a backslash. */
+const OUR_PHRASES = /[({](?=characters \d|\d+ passages? matching|"(done|failed|navigating|renamed)")/g;
 
 /** `"Search flights!"` → `search_flights`; empty when nothing usable is left. */
 export function slug(text: string, max = 48): string {
@@ -38,11 +53,14 @@ export class NameRegistry {
   }
 }
 
-/** Shown on the page: not display:none, not visibility:hidden, not under hidden, aria-hidden or inert. */
+/**
+ * Shown on the page, looked at alone: not under hidden, aria-hidden or inert, shown to a person
+ * (visibility.ts) and not clipped away by an ancestor.
+ */
 export function isVisible(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
   if (element.closest('[aria-hidden="true"],[inert]')) return false;
-  return isShown(element);
+  return isShown(element) && !clippedByAncestor(element);
 }
 
 const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg', 'SELECT', 'TEXTAREA']);
@@ -58,6 +76,7 @@ export function visibleText(element: Element, max = 200): string {
     if (length > max * 2) return;
     if (node.nodeType === Node.TEXT_NODE) {
       const text = node.textContent ?? '';
+      if (text.trim() && node.parentElement && textInvisible(node.parentElement)) return;
       parts.push(text);
       length += text.length;
       return;
@@ -86,8 +105,7 @@ const BLOCKISH = new Set(['P', 'DIV', 'LI', 'TD', 'TH', 'TR', 'BR', 'H1', 'H2', 
 /** Cheaper than isVisible for a walk that already left hidden ancestors behind. */
 export function isShown(element: Element): boolean {
   if (element.getAttribute('aria-hidden') === 'true') return false;
-  if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
-  return element.checkVisibility({ visibilityProperty: true }) || getComputedStyle(element).display === 'contents';
+  return shownToAPerson(element);
 }
 
 const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
@@ -128,9 +146,26 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
   }
   const title = element.getAttribute('title');
   if (title?.trim()) return { name: clean(title), from: 'title' };
+  const icon = iconName(element);
+  if (icon) return { name: icon, from: 'text' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
   return { name: '', from: '' };
+}
+
+/**
+ * An icon-only control's name as a screen reader finds it: a labelled icon inside, an SVG's
+ * <title>, an image's alt, or text hidden visually for assistive technology.
+ */
+function iconName(element: Element): string {
+  if (FIELD_TAGS.has(element.tagName) || (element as HTMLElement).isContentEditable) return '';
+  const labelled = element.querySelector('[aria-label]')?.getAttribute('aria-label');
+  if (labelled?.trim()) return clean(labelled);
+  const svgTitle = element.querySelector('svg title')?.textContent;
+  if (svgTitle?.trim()) return clean(svgTitle);
+  const alt = element.querySelector('img[alt]')?.getAttribute('alt');
+  if (alt?.trim()) return clean(alt);
+  return clean(element.textContent);
 }
 
 export function labelOf(element: Element): string {
@@ -160,12 +195,26 @@ export function shortHref(anchor: HTMLAnchorElement): string {
     return href;
   }
   const here = anchor.ownerDocument.location;
-  if (url.origin !== here.origin) return href;
+  if (url.origin !== here.origin) return externalHref(url);
   if (url.pathname === here.pathname && url.search === here.search) return url.hash || url.pathname;
   return `${url.pathname}${url.search}${url.hash}`;
 }
 
+/**
+ * Another site's address, short: its host and path, no query (share and tracking links carry
+ * hundreds of characters of it). open_link takes this form back, and the link's text or handle.
+ */
+function externalHref(url: URL): string {
+  const written = url.protocol.startsWith('http')
+    ? `${url.host.replace(/^www\./, '')}${url.pathname === '/' ? '' : url.pathname}`
+    : url.href;
+  const cut = written.length > MAX_EXTERNAL_HREF ? `${written.slice(0, MAX_EXTERNAL_HREF - 1)}…` : written;
+  return url.search && !cut.endsWith('…') ? `${cut}?…` : cut;
+}
+
+const MAX_EXTERNAL_HREF = 40;
+
 /** A name for quoting inside `"…"`: capped, and a `"` of the page cannot end the quote. */
 export function quoted(text: string, max = 80): string {
-  return `"${clean(text, max).replace(/"/g, "'")}"`;
+  return `"${clean(text, max).replace(/"/g, "'").replace(/\[/g, '(').replace(/\]/g, ')')}"`;
 }

@@ -1,0 +1,63 @@
+/**
+ * Site chrome: what a site repeats around every page (navigation, banners, sidebars, footers,
+ * share and newsletter widgets). A reading task needs none of it, so `get_page_content {main}`
+ * leaves it out and no list or click tool is derived from sidebars, footers and share widgets
+ * (docs/dom-tools.md, "Reading that costs little").
+ */
+
+/** Landmarks that are chrome wherever they are. */
+const CHROME_LANDMARKS =
+  'nav, aside, [role=navigation], [role=banner], [role=contentinfo], [role=complementary], [role=search]';
+/** Widgets named by their class or id: share bars, newsletter boxes, related and promoted posts, ads. */
+const CHROME_WIDGET =
+  /(^|[\s_-])(share|sharing|social|newsletter|subscribe|related|recommended|promo|advert|ads?|sponsor|outbrain|taboola|sidebar|breadcrumbs?|comments?)([\s_-]|$)/i;
+/** Sections of the page whose <header>/<footer> is their own, not the site's. */
+const SECTIONING = 'article, aside, main, nav, section, [role=main], [role=article]';
+
+/** Whether an element is site chrome itself (not whether it is inside some). */
+export function isChrome(element: Element): boolean {
+  if (element.matches(CHROME_LANDMARKS)) return true;
+  // A <header> or <footer> is the site's only when no section owns it.
+  if ((element.tagName === 'HEADER' || element.tagName === 'FOOTER') && !element.parentElement?.closest(SECTIONING))
+    return true;
+  const named = `${element.id} ${typeof element.className === 'string' ? element.className : ''}`;
+  return named.trim() !== '' && CHROME_WIDGET.test(named);
+}
+
+/**
+ * Whether an element sits in a sidebar, footer or share widget, where no tool is derived from
+ * (navigation and the site's header stay: open_link, search and sign-in live there). Remembered
+ * per element for one derivation, so asking for every element of the page stays linear.
+ */
+export function toolChrome(): (element: Element) => boolean {
+  const known = new WeakMap<Element, boolean>();
+  const inChrome = (element: Element | null): boolean => {
+    if (!element) return false;
+    const cached = known.get(element);
+    if (cached !== undefined) return cached;
+    const kept = element.matches('nav, header, [role=navigation], [role=search], [role=banner]') || !isChrome(element);
+    const verdict = !kept || inChrome(element.parentElement);
+    known.set(element, verdict);
+    return verdict;
+  };
+  return inChrome;
+}
+
+/**
+ * The page's main content: its one `<main>` (or `role=main`), else its one `<article>`, else the
+ * largest article; undefined when the page marks none (then chrome is skipped as it is met).
+ */
+export function mainRoot(doc: Document): Element | undefined {
+  const mains = doc.querySelectorAll('main, [role=main]');
+  if (mains.length === 1) return mains[0] ?? undefined;
+  const articles = [...doc.querySelectorAll('article, [role=article]')].filter(
+    (article) => !article.parentElement?.closest('article, [role=article]'),
+  );
+  let largest: Element | undefined;
+  let size = 0;
+  for (const article of articles) {
+    const length = article.textContent?.length ?? 0;
+    if (length > size) [largest, size] = [article, length];
+  }
+  return largest;
+}
