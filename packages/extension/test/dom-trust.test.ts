@@ -193,9 +193,9 @@ describe('DOM tools on pages that mislead', () => {
   it('two actions at once run one after the other, each reporting only its own changes', async () => {
     const page = await harness.page();
     await page.setContent(`<main><ul id="log"></ul><button>First</button><button>Second</button></main>
-      <script>for (const b of document.querySelectorAll('button')) b.onclick = () => setTimeout(() => {
+      <script>for (const b of document.querySelectorAll('button')) b.onclick = () => {
         const li = document.createElement('li'); li.textContent = b.textContent + ' done'; document.getElementById('log').append(li);
-      }, 50);</script>`);
+      };</script>`);
     await harness.derive(page);
     const [first, second] = await page.evaluate(async () => {
       type Server = { call(name: string, args: object): Promise<{ content: Array<{ text: string }> }> };

@@ -25,6 +25,13 @@ const VERB =
  * Several that share a caption (a "Load more" in two places) become one tool taking an index.
  * References are captions, never screen positions, so they survive re-renders.
  */
+/**
+ * A counter at the end of a caption ("Resend the code (0:07)", "Inbox (12)") is state, not identity:
+ * the tool's name and description leave it out, so a countdown does not change the tool list every second.
+ */
+const TRAILING_COUNTER = /\s*[([]\s*[\d:.,]+\s*[)\]]\s*$/;
+const withoutCounter = (caption: string) => caption.replace(TRAILING_COUNTER, '');
+
 export function buttonTools(
   doc: Document,
   names: NameRegistry,
@@ -44,9 +51,10 @@ export function buttonTools(
     groups.set(caption, group);
   }
   return [...groups.values()].slice(0, MAX_BUTTON_TOOLS).map(({ caption, elements }) => {
-    const key = slug(caption, 40);
+    const named = slug(withoutCounter(caption), 40) ? withoutCounter(caption) : caption;
+    const key = slug(named, 40);
     const name = names.claim(VERB.test(`${key}_`) ? key : `click_${key}`);
-    const what = clean(`the "${caption}" ${kindOf(elements[0])}`, 120);
+    const what = clean(`the "${named}" ${kindOf(elements[0])}`, 120);
     const several = elements.length > 1;
     const tool: Tool = {
       name,
