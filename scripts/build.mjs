@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { iconPng, zipArchive } from './release-files.mjs';
-import { zodFailureShape } from './zod-failure-shape.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -84,8 +83,8 @@ async function buildExtension() {
         ...options,
       });
     await Promise.all([
-      bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly, zodFailureShape] }),
-      bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly, zodFailureShape] }),
+      bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
+      bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
       bundle('bridge', 'bridge/main-world.ts'),
       bundle('popup', 'popup/popup.ts'),
       bundle('options', 'options/options.ts'),
@@ -215,17 +214,6 @@ const sdkWithoutAjv = {
   },
 };
 
-// ws masks and unmasks frames one byte at a time unless the native `bufferutil` is there; the server
-// runs without V8's optimizing compilers (small-heap.ts), so it gets a word-at-a-time one instead.
-const wsWordMasking = {
-  name: 'ws-word-masking',
-  setup(build) {
-    build.onResolve({ filter: /^bufferutil$/ }, (args) =>
-      /node_modules\/ws\//.test(args.importer) ? { path: join(pkg('server'), 'src/link/ws-masking.ts') } : undefined,
-    );
-  },
-};
-
 /** zod's locales, English only (scripts/zod-locales-en.mjs). */
 const zodEnglishOnly = {
   name: 'zod-english-only',
@@ -247,7 +235,6 @@ async function buildServer(extensionAndPage) {
       entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
       outdir: out,
       ...forNode,
-      plugins: [zodFailureShape],
     });
     await build({
       ...common,
@@ -261,7 +248,7 @@ async function buildServer(extensionAndPage) {
       // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
       // back through the linked source maps with `node --enable-source-maps`.
       minify: true,
-      plugins: [sdkWithoutAjv, zodEnglishOnly, zodFailureShape, wsWordMasking],
+      plugins: [sdkWithoutAjv, zodEnglishOnly],
     });
     await Promise.all([proxy, extensionAndPage]);
     cpSync(join(pkg('extension'), 'dist'), join(out, 'extension'), { recursive: true });
