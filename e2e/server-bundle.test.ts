@@ -36,4 +36,11 @@ describe('the built tabmcp bundle (node scripts/build.mjs)', () => {
     const withAjv = [...chunks].filter(([, text]) => /ajv/i.test(text)).map(([file]) => file);
     assert.deepEqual(withAjv, [], 'Ajv is back in the bundle: see sdkWithoutAjv in scripts/build.mjs');
   });
+
+  it('imports node:http with require, not import, at start (on Node 22 its ESM facade loads undici: ~10 MiB)', () => {
+    const withImport = [...startupChunks()]
+      .filter(([, text]) => /from\s*"(node:)?http"|import\s*"(node:)?http"/.test(text))
+      .map(([file]) => file);
+    assert.deepEqual(withImport, [], 'use packages/server/src/link/node-http.ts');
+  });
 });

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import {
   BROWSER_LINK_PROTOCOL_VERSION,
   type ExtensionToServer,
@@ -13,6 +13,7 @@ import { ExtensionMux } from './extension-mux';
 import { failedReply } from './failed-reply';
 import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
+import { createServer } from './node-http';
 
 export interface LinkServerOptions {
   host: string;
