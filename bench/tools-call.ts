@@ -260,11 +260,17 @@ const file = writeResult('tools-call', {
   machine: machine(),
   calls: CALLS,
   warmup: WARMUP,
+  node: main.version,
   series: lineSeries(main),
-  lines: lines.map((line) => ({
+  // The same series with the server run by the other Node line (its own browser, same run).
+  otherLines: lines.slice(1).map((line) => ({
     label: line.label,
     version: line.version,
     series: lineSeries(line),
+  })),
+  memoryByLine: lines.map((line) => ({
+    label: line.label,
+    version: line.version,
     memory: {
       residentMiB: line.residentMiB,
       idleMiB: line.idleMiB,
