@@ -37,7 +37,7 @@ export function startRig(nodeArgs: string[] = [], node?: string): Promise<Rig> {
     const linkPort = await freePort();
     const token = randomBytes(24).toString('base64url');
     const tabmcp = parts.add(
-      await startBenchTabmcp(['--headless', '--port', String(linkPort), '--token', token], nodeArgs, {}, node),
+      await startBenchTabmcp(['--headless', '--port', String(linkPort)], nodeArgs, { TABMCP_TOKEN: token }, node),
     );
     const idleMiB = residentMiB(tabmcp.pid);
     parts.add(await launchWithFloor({ port: linkPort, token }, floor.port));

@@ -1,11 +1,11 @@
 import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
 import { type CallToolResult, type ContentToBackground, waitUntil } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
+import { type NewPageFacts, withNavigationReport, withoutReportLookalikes } from './navigation-report-builder';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
 const REPORT_WAIT_MS = 3_000;
 
-type NewPage = Record<string, unknown>;
 /** The names an agent calls the tools of a tab by: the page's own (focused view) or the hub's (`all` view). */
 type ToolNames = (tab: TabTools) => string[];
 
@@ -23,10 +23,12 @@ export async function callToolReportingNavigation(
   timeoutMs: number | undefined,
 ): Promise<CallToolResult> {
   const loads = watchTabLoads();
+  const derived = derivedTabs(hub);
   try {
     const result = await hub.callTool(tabId, toolName, args, timeoutMs);
-    if (takeMark(result) === undefined) return result;
-    return withNewPage(result, await newPage(hub, tabId, loads, pageNames(hub)));
+    if (takeMark(result) === undefined) return withoutReportLookalikes(result);
+    const context = { answeredByTabmcp: derived.has(tabId), siteAccess: (url: string) => hub.siteAccess(url) };
+    return withNavigationReport(result, await newPage(hub, tabId, loads, pageNames(hub)), context);
   } finally {
     loads.stop();
   }
@@ -44,17 +46,23 @@ export async function callHubToolReportingNavigation(
   timeoutMs: number | undefined,
 ): Promise<CallToolResult> {
   const loads = watchTabLoads();
+  const derived = derivedTabs(hub);
   try {
     const result = await hub.callHubTool(name, args, timeoutMs);
     const tabId = takeMark(result);
-    if (tabId === undefined) return result;
+    if (tabId === undefined) return withoutReportLookalikes(result);
+    const context = {
+      answeredByTabmcp: typeof tabId === 'number' && derived.has(tabId),
+      siteAccess: (url: string) => hub.siteAccess(url),
+    };
     if (typeof tabId !== 'number') {
-      return withNewPage(result, {
-        navigating: true,
-        note: 'The tab is loading another page; call get_page_content to read it.',
-      });
+      return withNavigationReport(
+        result,
+        { navigating: true, note: 'The tab is loading another page; call get_page_content to read it.' },
+        context,
+      );
     }
-    return withNewPage(result, await newPage(hub, tabId, loads, hubNames(hub)));
+    return withNavigationReport(result, await newPage(hub, tabId, loads, hubNames(hub)), context);
   } finally {
     loads.stop();
   }
@@ -82,6 +90,10 @@ const hubNames =
   ({ tabId, domain, ordinal }) =>
     domain === undefined ? [] : hub.toolsOf(tabId).map((tool) => hubToolName(domain, ordinal, tool.name, new Set()));
 
+/** The tabs answered by tabmcp's own derived tools, taken before a call (the tab's next page may differ). */
+const derivedTabs = (hub: Hub): Set<number> =>
+  new Set(hub.tabs().flatMap((tab) => (tab.source === 'dom' ? [tab.tabId] : [])));
+
 /** The mark's value (the answering tab's id once markTab wrote it), taken off; undefined when unmarked. */
 function takeMark(result: CallToolResult): unknown {
   const meta = result._meta;
@@ -92,7 +104,7 @@ function takeMark(result: CallToolResult): unknown {
   return mark ?? true;
 }
 
-async function newPage(hub: Hub, tabId: number, loads: TabLoadWatch, names: ToolNames): Promise<NewPage> {
+async function newPage(hub: Hub, tabId: number, loads: TabLoadWatch, names: ToolNames): Promise<NewPageFacts> {
   const deadline = Date.now() + REPORT_WAIT_MS;
   const loaded = await loads.loaded(tabId, REPORT_WAIT_MS);
   if (!loaded?.url) {
@@ -109,33 +121,6 @@ async function newPage(hub: Hub, tabId: number, loads: TabLoadWatch, names: Tool
     title: tab.title ?? '',
     ...(tools ? { tools } : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
   };
-}
-
-/**
- * Merged into the answer when it is one JSON object (the derived tools' answers), whose
- * `navigating` it replaces (kept while the page still loads); else a second text block after the
- * page's own answer.
- */
-function withNewPage(result: CallToolResult, page: NewPage): CallToolResult {
-  const [only, ...others] = result.content;
-  const answer =
-    others.length === 0 && only?.type === 'text' ? parseObject((only as { text: string }).text) : undefined;
-  if (answer) {
-    const { navigating: _replaced, ...rest } = answer;
-    return { ...result, content: [{ type: 'text', text: JSON.stringify({ ...rest, ...page }) }] };
-  }
-  return { ...result, content: [...result.content, { type: 'text', text: JSON.stringify(page) }] };
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The names of the tab's tools once the page at `url` registered them, or undefined after `timeoutMs`. */

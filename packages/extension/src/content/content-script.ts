@@ -1,5 +1,6 @@
 import type { TabClient } from '@tabmcp/page';
 import {
+  jsonShapeProblem,
   type PageBrowserCapabilities,
   type Tool,
   Tool as ToolSchema,
@@ -221,6 +222,12 @@ async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource)
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
   // One malformed tool must not hide the page's other tools: drop it here with its reason.
   return result.tools.flatMap((raw: unknown) => {
+    // A cyclic or very deep schema would make the whole list fail to serialize: drop that tool alone.
+    const shape = jsonShapeProblem(raw);
+    if (shape) {
+      reportError(`A page tool was dropped: ${shape}`);
+      return [];
+    }
     const checked = validate(ToolSchema, raw, 'page tool');
     if (checked.ok) return [checked.value];
     reportError(checked.error);
