@@ -1,7 +1,12 @@
 // Issue 2: a page tool called with tools/call from the MCP SDK client over stdio, beside its floor
 // (Node → WebSocket → worker → Port → content script → postMessage → page → back) in the same
-// browser and page; plus cold start and the server's resident memory. Run: npx tsx bench/tools-call.ts
+// browser and page; plus cold start and the server's resident memory. The tool has no annotations,
+// as most sites publish them (issue 24); the same tool marked read-only is measured beside it. The
+// server runs under this Node and under Node 22 (installed with npm into .tmp/node22 on first use),
+// each with its own browser, in the same run. Run: npx tsx bench/tools-call.ts
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { node22 } from '../test-support/npm-tools';
 import { type ColdStart, measureColdStart } from './lib/cold-start';
 import { measureColdStartFloor } from './lib/cold-start-floor';
 import { startExtensionRig } from './lib/extension-rig';
@@ -19,33 +24,75 @@ const COLD_RUNS = iterations(7, 1);
 const COLD_GAP_MS = 1_000;
 const BARS = { p50RatioMax: 2, p99MaxMs: 10, coldStartMaxMs: 800, rssMaxMiB: 60 };
 
-const rig = await startRig();
-const tabmcp: number[] = [];
-const floor: number[] = [];
-const workerEcho: number[] = [];
-const mcpPing: number[] = [];
-const floorPageSdk: number[] = [];
-let rssMiB: number;
-let rssBeforeMiB: number;
-try {
-  rssBeforeMiB = residentMiB(rig.tabmcp.pid);
-  await timeEach(WARMUP, () => rig.floorRoundTrip());
-  await timeEach(WARMUP, () => rig.callEcho());
-  await timeEach(WARMUP, () => rig.workerEcho());
-  await timeEach(WARMUP, () => rig.floorPageSdkRoundTrip());
-  // Interleaved blocks, so drift of the machine touches both series alike.
-  for (let done = 0; done < CALLS; done += BLOCK) {
-    const size = Math.min(BLOCK, CALLS - done);
-    floor.push(...(await timeEach(size, () => rig.floorRoundTrip())));
-    tabmcp.push(...(await timeEach(size, () => rig.callEcho())));
-    workerEcho.push(...(await timeEach(size, () => rig.workerEcho())));
-    mcpPing.push(...(await timeEach(size, () => rig.tabmcp.client.ping())));
-    floorPageSdk.push(...(await timeEach(size, () => rig.floorPageSdkRoundTrip())));
-  }
-  rssMiB = residentMiB(rig.tabmcp.pid);
-} finally {
-  await rig.close();
+/** Every series of one tabmcp server, run by one Node binary, against the same browser's floors. */
+interface LineRun {
+  label: string;
+  node: string;
+  version: string;
+  plain: number[];
+  readOnly: number[];
+  floor: number[];
+  workerEcho: number[];
+  mcpPing: number[];
+  floorPageSdk: number[];
+  idleMiB: number;
+  beforeCallsMiB: number;
+  residentMiB: number;
+  bareNodeMiB: number;
 }
+
+/**
+ * One rig (one Chromium, one tabmcp run by `node`): the page tool without annotations (the common
+ * case), the same tool marked read-only, the floors, then the server's resident memory.
+ */
+async function measureLine(label: string, node: string): Promise<LineRun> {
+  const rig = await startRig([], node);
+  const run: LineRun = {
+    label,
+    node,
+    version: execFileSync(node, ['--version'], { encoding: 'utf8' }).trim(),
+    plain: [],
+    readOnly: [],
+    floor: [],
+    workerEcho: [],
+    mcpPing: [],
+    floorPageSdk: [],
+    idleMiB: rig.idleMiB,
+    beforeCallsMiB: 0,
+    residentMiB: 0,
+    bareNodeMiB: 0,
+  };
+  try {
+    run.beforeCallsMiB = residentMiB(rig.tabmcp.pid);
+    await timeEach(WARMUP, () => rig.floorRoundTrip());
+    await timeEach(WARMUP, () => rig.callPlainEcho());
+    await timeEach(WARMUP, () => rig.callEcho());
+    await timeEach(WARMUP, () => rig.workerEcho());
+    await timeEach(WARMUP, () => rig.floorPageSdkRoundTrip());
+    // Interleaved blocks, so drift of the machine touches every series alike.
+    for (let done = 0; done < CALLS; done += BLOCK) {
+      const size = Math.min(BLOCK, CALLS - done);
+      run.floor.push(...(await timeEach(size, () => rig.floorRoundTrip())));
+      run.plain.push(...(await timeEach(size, () => rig.callPlainEcho())));
+      run.readOnly.push(...(await timeEach(size, () => rig.callEcho())));
+      run.workerEcho.push(...(await timeEach(size, () => rig.workerEcho())));
+      run.mcpPing.push(...(await timeEach(size, () => rig.tabmcp.client.ping())));
+      run.floorPageSdk.push(...(await timeEach(size, () => rig.floorPageSdkRoundTrip())));
+    }
+    run.residentMiB = residentMiB(rig.tabmcp.pid);
+  } finally {
+    await rig.close();
+  }
+  run.bareNodeMiB = await bareNodeResidentMiB(node);
+  return run;
+}
+
+// Both Node lines in the same run (the memory bar holds on each): this Node, then Node 22 (or 20).
+const otherLine = process.versions.node.startsWith('22.') ? undefined : node22();
+const lines: LineRun[] = [await measureLine(`Node ${process.versions.node.split('.')[0]}`, process.execPath)];
+if (otherLine) lines.push(await measureLine('Node 22', otherLine));
+const [main] = lines;
+if (!main) throw new Error('no Node line measured');
 
 // Second browser: tabmcp's extension driven straight over its WebSocket, to split the gap to the
 // floor between the extension pipeline and the MCP server in front of it.
@@ -66,7 +113,6 @@ try {
 const extensionSummary = summarize(extensionPath);
 const floorDirectSummary = summarize(floorDirect);
 
-const bareNodeMiB = await bareNodeResidentMiB();
 // Interleaved with the floor, so drift of the machine touches the series alike. Beside tabmcp's
 // default (its temporary profile in RAM where the machine has room: launcher/profile-root.ts), the
 // same start with the profile on disk, as on a machine without that room.
@@ -82,22 +128,26 @@ for (let run = 0; run < COLD_RUNS; run++) {
   coldFloor.push(await measureColdStartFloor());
 }
 
-const call = summarize(tabmcp);
-const floorSummary = summarize(floor);
-const echoSummary = summarize(workerEcho);
-const pingSummary = summarize(mcpPing);
-const pageSdkSummary = summarize(floorPageSdk);
+const call = summarize(main.plain);
+const readOnlySummary = summarize(main.readOnly);
+const floorSummary = summarize(main.floor);
+const pingSummary = summarize(main.mcpPing);
+const pageSdkSummary = summarize(main.floorPageSdk);
 const p50Ratio = ratio(call.p50, floorSummary.p50);
 const p99Ratio = ratio(call.p99, floorSummary.p99);
 const coldMedian = Math.round(median(cold.map((run) => run.totalMs)));
 const coldFloorMedian = Math.round(median(coldFloor));
 const coldOnDiskMedian = Math.round(median(coldOnDisk.map((run) => run.totalMs)));
 
-console.log(formatRow('tabmcp tools/call echo (stdio)', call));
-console.log(formatRow('floor: Node → WS → worker → Port → content → page → back', floorSummary));
-console.log(formatRow('bare WebSocket echo Node ↔ worker', echoSummary));
-console.log(formatRow('MCP ping over stdio (client ↔ tabmcp)', pingSummary));
-console.log(formatRow('floor, page side a page SDK tools/call', pageSdkSummary));
+for (const line of lines) {
+  console.log(`${line.label} (${line.version}):`);
+  console.log(formatRow('  tabmcp tools/call, tool without annotations', summarize(line.plain)));
+  console.log(formatRow('  tabmcp tools/call, tool marked read-only', summarize(line.readOnly)));
+  console.log(formatRow('  floor: Node → WS → worker → Port → content → page → back', summarize(line.floor)));
+  console.log(formatRow('  bare WebSocket echo Node ↔ worker', summarize(line.workerEcho)));
+  console.log(formatRow('  MCP ping over stdio (client ↔ tabmcp)', summarize(line.mcpPing)));
+  console.log(formatRow('  floor, page side a page SDK tools/call', summarize(line.floorPageSdk)));
+}
 console.log(
   `ratio p50 ${p50Ratio}× (bar ≤ ${BARS.p50RatioMax}×), p99 ${p99Ratio}×; p99 ${call.p99} ms (bar < ${BARS.p99MaxMs} ms)`,
 );
@@ -110,20 +160,22 @@ console.log(
 console.log(
   `floor of a cold start (Chromium + floor extension → tab opened → its content script connected), median: ${coldFloorMedian} ms; runs ${coldFloor.map(Math.round).join(', ')}`,
 );
-console.log(
-  `tabmcp resident memory after ${CALLS + WARMUP} calls: ${rssMiB} MiB (bar < ${BARS.rssMaxMiB} MiB); idle before any browser: ${rig.idleMiB} MiB; connected, before the calls: ${rssBeforeMiB} MiB; an idle bare \`node\`: ${bareNodeMiB} MiB`,
-);
+for (const line of lines) {
+  console.log(
+    `${line.label}: tabmcp resident memory after ${CALLS + WARMUP} calls of each tool: ${line.residentMiB} MiB (bar < ${BARS.rssMaxMiB} MiB); idle before any browser: ${line.idleMiB} MiB; connected, before the calls: ${line.beforeCallsMiB} MiB; an idle bare \`node\`: ${line.bareNodeMiB} MiB`,
+  );
+}
 
 const pass = {
   p50WithinRatio: p50Ratio <= BARS.p50RatioMax,
   p99UnderMs: call.p99 < BARS.p99MaxMs,
   coldStart: coldMedian < BARS.coldStartMaxMs,
-  memory: rssMiB < BARS.rssMaxMiB,
+  memory: lines.every((line) => line.residentMiB < BARS.rssMaxMiB),
 };
 const floorLabel = 'floor p50';
 const figures: Figure[] = [
   {
-    name: 'tools/call p50',
+    name: 'tools/call p50, page tool without annotations',
     value: call.p50,
     unit: 'ms',
     beside: { label: floorLabel, value: floorSummary.p50 },
@@ -132,13 +184,20 @@ const figures: Figure[] = [
     meaning: 'The usual wait of an agent for a trivial page tool, through tabmcp and the extension.',
   },
   {
-    name: 'tools/call p99',
+    name: 'tools/call p99, page tool without annotations',
     value: call.p99,
     unit: 'ms',
     beside: { label: 'floor p99', value: floorSummary.p99 },
     bar: `< ${BARS.p99MaxMs} ms`,
     pass: pass.p99UnderMs,
     meaning: 'The slow tail of the same calls: one call in a hundred takes longer.',
+  },
+  {
+    name: 'tools/call p50, page tool marked read-only',
+    value: readOnlySummary.p50,
+    unit: 'ms',
+    beside: { label: floorLabel, value: floorSummary.p50 },
+    meaning: 'The same tool marked readOnlyHint, which the extension never holds for a navigation.',
   },
   {
     name: 'stdio share of tools/call p50',
@@ -182,15 +241,17 @@ const figures: Figure[] = [
     beside: { label: 'cold start, profile where tabmcp puts it by default', value: coldMedian },
     meaning: 'The same with the temporary profile in the temp dir, as on a machine whose /dev/shm has no room.',
   },
-  {
-    name: 'server resident memory',
-    value: rssMiB,
-    unit: 'MiB',
-    beside: { label: 'idle bare node', value: bareNodeMiB },
-    bar: `< ${BARS.rssMaxMiB} MiB`,
-    pass: pass.memory,
-    meaning: `VmRSS of the tabmcp process after ${CALLS + WARMUP} page tool calls.`,
-  },
+  ...lines.map(
+    (line): Figure => ({
+      name: `server resident memory, ${line.label}`,
+      value: line.residentMiB,
+      unit: 'MiB',
+      beside: { label: `idle bare node (${line.version})`, value: line.bareNodeMiB },
+      bar: `< ${BARS.rssMaxMiB} MiB`,
+      pass: line.residentMiB < BARS.rssMaxMiB,
+      meaning: `VmRSS of the tabmcp process run by ${line.version}, after ${CALLS + WARMUP} calls of each page tool.`,
+    }),
+  ),
 ];
 
 const file = writeResult('tools-call', {
@@ -199,25 +260,24 @@ const file = writeResult('tools-call', {
   machine: machine(),
   calls: CALLS,
   warmup: WARMUP,
-  series: {
-    tabmcp: { label: 'tabmcp tools/call (stdio → page → back)', ...call, samples: tabmcp.map(round3) },
-    floor: {
-      label: 'floor: Node → WS → worker → Port → content → page → back',
-      ...floorSummary,
-      samples: floor.map(round3),
+  node: main.version,
+  series: lineSeries(main),
+  // The same series with the server run by the other Node line (its own browser, same run).
+  otherLines: lines.slice(1).map((line) => ({
+    label: line.label,
+    version: line.version,
+    series: lineSeries(line),
+  })),
+  memoryByLine: lines.map((line) => ({
+    label: line.label,
+    version: line.version,
+    memory: {
+      residentMiB: line.residentMiB,
+      idleMiB: line.idleMiB,
+      beforeCallsMiB: line.beforeCallsMiB,
+      bareNodeMiB: line.bareNodeMiB,
     },
-    workerEcho: { label: 'bare WebSocket echo Node ↔ worker', ...echoSummary, samples: workerEcho.map(round3) },
-    floorPageSdk: {
-      label: 'floor with the page SDK answering a tools/call at the page end',
-      ...pageSdkSummary,
-      samples: floorPageSdk.map(round3),
-    },
-    mcpPing: {
-      label: 'MCP ping over stdio (client ↔ tabmcp, no browser)',
-      ...pingSummary,
-      samples: mcpPing.map(round3),
-    },
-  },
+  })),
   ratios: { p50: p50Ratio, p99: p99Ratio },
   decomposition: {
     meaning:
@@ -241,12 +301,24 @@ const file = writeResult('tools-call', {
       tabOpenedMs: Math.round(run.tabOpenedMs),
     })),
   },
-  memory: { residentMiB: rssMiB, idleMiB: rig.idleMiB, beforeCallsMiB: rssBeforeMiB, bareNodeMiB },
+  memory: Object.fromEntries(lines.map((line) => [line.label, line.residentMiB])),
   bars: BARS,
   pass,
   figures,
 });
 console.log(`wrote ${file}`);
+
+function lineSeries(line: LineRun) {
+  const series = (label: string, samples: number[]) => ({ label, ...summarize(samples), samples: samples.map(round3) });
+  return {
+    tabmcp: series('tabmcp tools/call of a page tool without annotations (stdio → page → back)', line.plain),
+    tabmcpReadOnly: series('tabmcp tools/call of the same tool marked read-only', line.readOnly),
+    floor: series('floor: Node → WS → worker → Port → content → page → back', line.floor),
+    workerEcho: series('bare WebSocket echo Node ↔ worker', line.workerEcho),
+    floorPageSdk: series('floor with the page SDK answering a tools/call at the page end', line.floorPageSdk),
+    mcpPing: series('MCP ping over stdio (client ↔ tabmcp, no browser)', line.mcpPing),
+  };
+}
 
 function round3(value: number): number {
   return Math.round(value * 1000) / 1000;

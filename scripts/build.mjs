@@ -18,7 +18,6 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { iconPng, zipArchive } from './release-files.mjs';
-import { zodFailureShape } from './zod-failure-shape.mjs';
 
 const execFileAsync = promisify(execFile);
 
@@ -84,8 +83,8 @@ async function buildExtension() {
         ...options,
       });
     await Promise.all([
-      bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly, zodFailureShape] }),
-      bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly, zodFailureShape] }),
+      bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
+      bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
       bundle('bridge', 'bridge/main-world.ts'),
       bundle('popup', 'popup/popup.ts'),
       bundle('options', 'options/options.ts'),
@@ -205,6 +204,11 @@ function addJsExtensions(dir) {
 // ~250 KB and its resident memory stay out (packages/server/src/mcp/json-schema-validator.ts).
 // SDK 1.x (the --http transport) imports Ajv from validation/ajv-provider.js; SDK 2.x (stdio, both
 // eras) from its Node shims, replaced whole (packages/server/src/mcp/sdk-node-shims.ts).
+// A build-time substitution in a dependency (docs/decisions.md, stop 22): pinned to
+// @modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/server 2.4.0 exactly; upstream,
+// modelcontextprotocol/typescript-sdk#2458 builds the default Ajv engine lazily, but the module is
+// still imported at load; delete when the SDK loads no Ajv unless its default validator is used
+// (e2e/server-bundle.test.ts checks that no startup chunk holds Ajv).
 const sdkWithoutAjv = {
   name: 'sdk-without-ajv',
   setup(build) {
@@ -217,17 +221,6 @@ const sdkWithoutAjv = {
       args.importer.includes('@modelcontextprotocol')
         ? { path: join(pkg('server'), 'src/mcp/sdk-node-shims.ts') }
         : undefined,
-    );
-  },
-};
-
-// ws masks and unmasks frames one byte at a time unless the native `bufferutil` is there; the server
-// runs without V8's optimizing compilers (small-heap.ts), so it gets a word-at-a-time one instead.
-const wsWordMasking = {
-  name: 'ws-word-masking',
-  setup(build) {
-    build.onResolve({ filter: /^bufferutil$/ }, (args) =>
-      /node_modules\/ws\//.test(args.importer) ? { path: join(pkg('server'), 'src/link/ws-masking.ts') } : undefined,
     );
   },
 };
@@ -253,7 +246,6 @@ async function buildServer(extensionAndPage) {
       entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
       outdir: out,
       ...forNode,
-      plugins: [zodFailureShape],
     });
     await build({
       ...common,
@@ -267,7 +259,7 @@ async function buildServer(extensionAndPage) {
       // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
       // back through the linked source maps with `node --enable-source-maps`.
       minify: true,
-      plugins: [sdkWithoutAjv, zodEnglishOnly, zodFailureShape, wsWordMasking],
+      plugins: [sdkWithoutAjv, zodEnglishOnly],
     });
     await Promise.all([proxy, extensionAndPage]);
     cpSync(join(pkg('extension'), 'dist'), join(out, 'extension'), { recursive: true });

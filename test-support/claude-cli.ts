@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { toolInstallDir } from './inspector-cli';
+import { toolInstallDir } from './npm-tools';
 
 /** Pinned: the check reads what `claude mcp list` prints. */
 const CLAUDE_CODE = '@anthropic-ai/claude-code@2.1.197';

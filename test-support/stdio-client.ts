@@ -26,11 +26,13 @@ export interface StdioMcpOptions {
   env?: Record<string, string>;
   cwd?: string;
   clientName: string;
+  /** The `node` binary to run; this one by default (bench/tools-call.ts runs a second Node line). */
+  node?: string;
 }
 
 export async function startStdioMcp(options: StdioMcpOptions): Promise<StdioMcp> {
   const transport = new StdioClientTransport({
-    command: process.execPath,
+    command: options.node ?? process.execPath,
     args: options.args,
     env: { ...process.env, ...options.env } as Record<string, string>,
     cwd: options.cwd,

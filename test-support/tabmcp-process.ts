@@ -11,6 +11,8 @@ export interface TabmcpProcessOptions {
   nodeArgs?: string[];
   env?: Record<string, string>;
   clientName: string;
+  /** The `node` binary; this one by default. */
+  node?: string;
 }
 
 /** The built `tabmcp` over stdio on a throwaway TABMCP_HOME, removed again on close. */
@@ -20,6 +22,7 @@ export async function startTabmcpProcess(options: TabmcpProcessOptions): Promise
     args: [...(options.nodeArgs ?? []), serverBin, ...options.args],
     env: { ...options.env, TABMCP_HOME: home },
     clientName: options.clientName,
+    node: options.node,
   }).catch((error: unknown) => {
     rmSync(home, { recursive: true, force: true });
     throw error;

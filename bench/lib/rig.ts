@@ -16,22 +16,28 @@ export interface Rig {
   tabmcp: BenchTabmcp;
   /** Resident memory of tabmcp started and idle, before any browser connected (MiB). */
   idleMiB: number;
+  /** The bench page's `echo`, marked read-only. */
   callEcho(): Promise<void>;
+  /** The bench page's `echo_plain`: the same tool with no annotations, as most sites publish them. */
+  callPlainEcho(): Promise<void>;
   floorRoundTrip(): Promise<void>;
   floorPageSdkRoundTrip(): Promise<void>;
   workerEcho(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** `nodeArgs` go to the tabmcp process, e.g. `--cpu-prof` to see where its share of a call goes. */
-export function startRig(nodeArgs: string[] = []): Promise<Rig> {
+/**
+ * `nodeArgs` go to the tabmcp process, e.g. `--cpu-prof` to see where its share of a call goes;
+ * `node` is the binary that runs it (this one by default).
+ */
+export function startRig(nodeArgs: string[] = [], node?: string): Promise<Rig> {
   return assemble(async (parts) => {
     const site = parts.add(await startBenchSite());
     const floor = parts.add(await startFloorServer());
     const linkPort = await freePort();
     const token = randomBytes(24).toString('base64url');
     const tabmcp = parts.add(
-      await startBenchTabmcp(['--headless', '--port', String(linkPort)], nodeArgs, { TABMCP_TOKEN: token }),
+      await startBenchTabmcp(['--headless', '--port', String(linkPort)], nodeArgs, { TABMCP_TOKEN: token }, node),
     );
     const idleMiB = residentMiB(tabmcp.pid);
     parts.add(await launchWithFloor({ port: linkPort, token }, floor.port));
@@ -44,23 +50,27 @@ export function startRig(nodeArgs: string[] = []): Promise<Rig> {
     const opened = await tabmcp.call('open_tab', { url: pageUrl });
     if (opened.isError) throw new Error(`open_tab failed: ${textOf(opened)}`);
     const names = await tabmcp.toolNames();
-    if (!names.includes('echo')) throw new Error(`the bench page's echo tool is not listed: ${names.join(', ')}`);
+    if (!names.includes('echo') || !names.includes('echo_plain'))
+      throw new Error(`the bench page's echo tool is not listed: ${names.join(', ')}`);
     const floorTab = await floor.waitForTab(10_000);
     return {
       site,
       pageUrl,
       tabmcp,
       idleMiB,
-      callEcho: async () => {
-        const result = await tabmcp.call('echo', { text: 'x' }).catch((error: unknown) => {
-          throw new Error(`echo failed: ${String(error)}; tabmcp's last log lines:\n${tabmcp.stderr().slice(-2000)}`);
-        });
-        if (result.isError) throw new Error(`echo failed: ${textOf(result)}`);
-      },
+      callEcho: () => callOk(tabmcp, 'echo'),
+      callPlainEcho: () => callOk(tabmcp, 'echo_plain'),
       floorRoundTrip: () => floor.roundTrip(floorTab),
       floorPageSdkRoundTrip: () => floor.pageSdkRoundTrip(floorTab),
       workerEcho: () => floor.echo(),
       close: parts.close,
     };
   });
+}
+
+async function callOk(tabmcp: BenchTabmcp, name: string): Promise<void> {
+  const result = await tabmcp.call(name, { text: 'x' }).catch((error: unknown) => {
+    throw new Error(`${name} failed: ${String(error)}; tabmcp's last log lines:\n${tabmcp.stderr().slice(-2000)}`);
+  });
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
 }

@@ -10,8 +10,9 @@ export function startBenchTabmcp(
   args: string[],
   nodeArgs: string[] = [],
   env: Record<string, string> = {},
+  node?: string,
 ): Promise<BenchTabmcp> {
-  return startTabmcpProcess({ args, nodeArgs, env, clientName: 'tabmcp-bench' });
+  return startTabmcpProcess({ args, nodeArgs, env, clientName: 'tabmcp-bench', node });
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux). */
@@ -21,8 +22,8 @@ export function residentMiB(pid: number): number {
 }
 
 /** The floor for memory: an idle `node` process of the same binary. */
-export async function bareNodeResidentMiB(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 5000)'], { stdio: 'ignore' });
+export async function bareNodeResidentMiB(node = process.execPath): Promise<number> {
+  const child = spawn(node, ['-e', 'setTimeout(() => {}, 5000)'], { stdio: 'ignore' });
   await new Promise((done) => setTimeout(done, 500));
   const mib = residentMiB(child.pid ?? 0);
   child.kill();

@@ -12,6 +12,15 @@ bench.addTool(
   },
   ({ text }) => window.benchEcho(text),
 );
+// The same without annotations, as most tools sites publish: the common case bench/tools-call.ts measures.
+bench.addTool(
+  {
+    name: 'echo_plain',
+    description: 'Returns its text argument unchanged (no annotations).',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+  ({ text }) => window.benchEcho(text),
+);
 bench.addTool(
   {
     name: 'wait',

@@ -90,6 +90,8 @@ describe('browser link queue across a server restart', () => {
 
     link.send({ type: 'toolResult', callId: 'call-7', result: { content: [{ type: 'text', text: 'late' }] } });
     link.send({ type: 'response', requestId: 'req-3', result: { closed: true, tabId: 4 } });
+    // A hub change is numbered for the server that watched it: the next one asks afresh.
+    link.send({ type: 'hubToolsChanged', revision: 3, changed: [], removed: ['website_tool_a_tab1_x'] });
     link.send({ type: 'tabClosed', tabId: 4 });
 
     const second = await listener(port);
@@ -99,7 +101,7 @@ describe('browser link queue across a server restart', () => {
       assert.deepEqual(
         types.filter((type) => type !== 'ping'),
         ['tabClosed'],
-        'only the event crosses to the new server',
+        'only the tab event crosses to the new server',
       );
     } finally {
       link.stop();

@@ -43,8 +43,8 @@ describe('security: frames to the server fit its cap', () => {
       description: '€'.repeat(16_000),
       inputSchema: { type: 'object' as const },
     }));
-    const { value } = sent({ type: 'hubToolsChanged', tools });
-    const kept = value.type === 'hubToolsChanged' ? value.tools.length : 0;
+    const { value } = sent({ type: 'hubToolsChanged', revision: 1, changed: tools, removed: [] });
+    const kept = value.type === 'hubToolsChanged' ? value.changed.length : 0;
     assert.ok(kept > 0 && kept < 400, `kept ${kept}`);
   });
 

@@ -20,7 +20,12 @@ const message = fc.oneof(
   }),
   fc.record({ type: fc.constant('toolResult' as const), callId: fc.constant('c1'), error: text }),
   fc.record({ type: fc.constant('response' as const), requestId: fc.constant('r1'), result: text }),
-  fc.record({ type: fc.constant('hubToolsChanged' as const), tools: fc.array(tool, { maxLength: 6 }) }),
+  fc.record({
+    type: fc.constant('hubToolsChanged' as const),
+    revision: fc.nat(),
+    changed: fc.array(tool, { maxLength: 6 }),
+    removed: fc.constant<string[]>([]),
+  }),
 );
 
 describe('fuzz: frames fitted to the link cap', () => {

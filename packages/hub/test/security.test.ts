@@ -135,8 +135,14 @@ describe('security: sizes a page can push through the hub (findings 2, 8, 13)', 
     const transport = new MemoryTransport();
     const hub = new Hub({ transport });
     transport.connect(1, SHOP, [tool('long', { description: 'd'.repeat(16_384) }), tool('short')]);
-    const message = HubToolsChangedMessage.safeParse({ type: 'hubToolsChanged', tools: hub.hubTools() });
+    const message = HubToolsChangedMessage.safeParse({
+      type: 'hubToolsChanged',
+      revision: 1,
+      changed: hub.hubTools(),
+      removed: [],
+    });
     assert.ok(message.success, 'the whole hub list stays valid');
+    assert.equal(message.data.changed.length, 2, 'neither tool dropped');
     assert.equal(hub.hubTools().length, 2);
   });
 

@@ -5,6 +5,7 @@ import {
   HubToolsChangedMessage,
   ListHubToolsMessage,
   SiteAccess,
+  UnwatchHubToolsMessage,
 } from './hub-link';
 import { JsonRpcErrorObject } from './jsonrpc';
 import { PageMethod } from './port';
@@ -69,6 +70,7 @@ export const ServerToExtension = z.discriminatedUnion('type', [
   /** The `all` view: a tool by its hub name (website_tool_<domain>_tab<N>_<name>), routed by the hub. */
   CallHubToolMessage,
   ListHubToolsMessage,
+  UnwatchHubToolsMessage,
 ]);
 export type ServerToExtension = z.infer<typeof ServerToExtension>;
 export type ServerRequest = Exclude<ServerToExtension, { type: 'pong' }>;
@@ -95,7 +97,7 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tabClosed'), tabId: TabId }),
   z.object({ type: z.literal('tabFocused'), tabId: TabId, tools: ToolList }),
   z.object({ type: z.literal('toolsChanged'), tabId: TabId, tools: ToolList }),
-  /** The `all` view: every allowed tab's tools under hub names, sent on open and on every change. */
+  /** The `all` view: what changed in the hub's list, only on a link that watches it (hub-link.ts). */
   HubToolsChangedMessage,
   z.object({
     type: z.literal('pageNotification'),

@@ -41,17 +41,42 @@ export const CallHubToolMessage = z.object({
   timeoutMs: z.number().int().positive().max(600_000).optional(),
 });
 
+/** How many `hubToolsChanged` the extension has sent on this link; a list names the count it includes. */
+const CatalogRevision = z.number().int().nonnegative();
+
+/**
+ * The `all` view's list changed: only the tools added or changed (whole, by hub name) and the hub
+ * names gone, sent only on a link where a server watches it (`listHubTools {watch: true}`), so
+ * servers that show the focused tab alone never receive the catalog (issue 24, item 4).
+ */
 export const HubToolsChangedMessage = z.object({
   type: z.literal('hubToolsChanged'),
-  tools: HubToolList,
+  revision: CatalogRevision,
+  changed: HubToolList,
+  removed: z.array(z.string().min(1).max(256)).max(20_000),
   capabilities: BrowserCapabilities.optional(),
 });
 
-/** Asks for the current `all` view list; answered by `response {requestId, result: HubToolsResult}`. */
+/**
+ * Asks for the current `all` view list; answered by `response {requestId, result: HubToolsResult}`.
+ * `watch: true` also asks for its changes, as `hubToolsChanged`, until `unwatchHubTools`.
+ */
 export const ListHubToolsMessage = z.object({
   type: z.literal('listHubTools'),
   requestId: z.string().min(1).max(128),
+  watch: z.boolean().optional(),
 });
 
-export const HubToolsResult = z.object({ tools: HubToolList, capabilities: BrowserCapabilities });
+/** Nobody on this link reads the `all` view list any more: no more `hubToolsChanged`. Answered by `response {requestId}`. */
+export const UnwatchHubToolsMessage = z.object({
+  type: z.literal('unwatchHubTools'),
+  requestId: z.string().min(1).max(128),
+});
+
+/** `revision`: the changes sent before this list, all of them in it; later ones apply on top. */
+export const HubToolsResult = z.object({
+  tools: HubToolList,
+  capabilities: BrowserCapabilities,
+  revision: CatalogRevision,
+});
 export type HubToolsResult = z.infer<typeof HubToolsResult>;

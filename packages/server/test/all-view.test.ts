@@ -16,6 +16,7 @@ class FakeHubBrowser extends FakeBrowser {
       return {
         tools: this.hubTools,
         capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
+        revision: 0,
       };
     }
     if (message.type === 'callHubTool') {
@@ -61,8 +62,8 @@ describe('the all view', () => {
       searchTool,
     );
     assert.equal(changes(), 1);
-    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
-    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
+    browser.emit({ type: 'hubToolsChanged', revision: 1, changed: [goneTool], removed: [] });
+    browser.emit({ type: 'hubToolsChanged', revision: 2, changed: [goneTool], removed: [] });
     await settle();
     assert.equal(changes(), 2);
     assert.deepEqual(view.capabilities.experimental.browser, {
@@ -78,7 +79,9 @@ describe('the all view', () => {
     assert.equal(view.capabilities.experimental.browser.cacheSupported, true, 'from the hub list');
     browser.emit({
       type: 'hubToolsChanged',
-      tools: [searchTool],
+      revision: 1,
+      changed: [],
+      removed: [],
       capabilities: { multiTabSupport: true, cacheSupported: false, elicitation: false },
     });
     assert.deepEqual(view.capabilities.experimental.browser, {
@@ -99,7 +102,7 @@ describe('the all view', () => {
     const invalid = await view.callTool(searchTool.name, {});
     assert.equal(invalid.isError, true);
     assert.match(JSON.stringify(invalid.content), /q/);
-    browser.emit({ type: 'hubToolsChanged', tools: [searchTool, goneTool] });
+    browser.emit({ type: 'hubToolsChanged', revision: 1, changed: [goneTool], removed: [] });
     const failed = await view.callTool(goneTool.name, {});
     assert.equal(failed.isError, true);
     assert.match(JSON.stringify(failed.content), /closed.*List the tools again/);

@@ -85,3 +85,35 @@ describe('ExtensionMux: one extension link, several agents', () => {
     assert.match(JSON.stringify(a.delivered[0]), /longer than 100/);
   });
 });
+
+describe("ExtensionMux: the hub's list goes only to clients that watch it (issue 24, item 4)", () => {
+  const change: ExtensionToServer = { type: 'hubToolsChanged', revision: 1, changed: [], removed: ['x'] };
+
+  it('delivers hubToolsChanged to watchers only, and unwatches when the last one leaves', () => {
+    const mux = new ExtensionMux();
+    const sent: ServerToExtension[] = [];
+    mux.extensionConnected((message) => sent.push(message));
+    const focused = recorder();
+    const all = recorder();
+    const alsoAll = recorder();
+    mux.addClient(focused.client);
+    const allHandle = mux.addClient(all.client);
+    const alsoHandle = mux.addClient(alsoAll.client);
+    allHandle.send({ type: 'listHubTools', requestId: 's1', watch: true });
+    alsoHandle.send({ type: 'listHubTools', requestId: 's1', watch: true });
+    mux.fromExtension(change);
+    assert.deepEqual(focused.delivered, [], 'the focused view never hears the catalog');
+    assert.deepEqual(all.delivered, [change]);
+    assert.deepEqual(alsoAll.delivered, [change]);
+
+    allHandle.close();
+    assert.ok(!sent.some((message) => message.type === 'unwatchHubTools'), 'one watcher is left');
+    alsoHandle.close();
+    const unwatch = sent.find((message) => message.type === 'unwatchHubTools');
+    assert.ok(unwatch, 'the last watcher gone: the extension stops sending');
+    // Its reply is the mux's own, for nobody.
+    assert.equal(mux.fromExtension({ type: 'response', requestId: unwatch.requestId, result: {} }), true);
+    mux.fromExtension(change);
+    assert.deepEqual(focused.delivered, []);
+  });
+});

@@ -82,6 +82,7 @@ export class HubBrowser extends FakeBrowser {
       return {
         tools: this.hubTools,
         capabilities: { multiTabSupport: true, cacheSupported: true, elicitation: false },
+        revision: 0,
       };
     }
     if (message.type === 'callHubTool') {

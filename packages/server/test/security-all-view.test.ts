@@ -55,11 +55,11 @@ describe('security: the all view (findings 4, 8)', () => {
     const bad = { name: 'website_tool_a_tab1_long', description: 'd'.repeat(20_000), inputSchema: schema };
     const parsed = parseMessage(
       ExtensionToServer,
-      JSON.stringify({ type: 'hubToolsChanged', tools: [bad, good] }),
+      JSON.stringify({ type: 'hubToolsChanged', revision: 1, changed: [bad, good], removed: [] }),
       'm',
     );
     assert.ok(parsed.ok, parsed.ok ? '' : parsed.error.message);
-    assert.deepEqual(parsed.value.type === 'hubToolsChanged' && parsed.value.tools.map((tool) => tool.name), [
+    assert.deepEqual(parsed.value.type === 'hubToolsChanged' && parsed.value.changed.map((tool) => tool.name), [
       good.name,
     ]);
   });

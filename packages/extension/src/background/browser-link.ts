@@ -111,7 +111,8 @@ export class BrowserLink {
       // The server that asked is gone with its socket and has already failed the call; the next
       // server never asked, and its ids could collide with the old ones.
       this.log('link.reply-dropped', { type: message.type });
-    } else if (message.type !== 'ping') {
+    } else if (message.type !== 'ping' && message.type !== 'hubToolsChanged') {
+      // Not kept either: a hub change, numbered for the link that watched it (the next link asks afresh).
       this.#queue.push(text);
       if (this.#queue.length > MAX_QUEUE) this.#queue.shift();
     }

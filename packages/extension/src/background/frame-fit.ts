@@ -32,7 +32,11 @@ export function fitFrame(message: ExtensionToServer, maxBytes = MAX_MESSAGE_BYTE
       };
     case 'hubToolsChanged':
       return {
-        text: largestPrefix(bounded.tools.length, (n) => ({ ...bounded, tools: bounded.tools.slice(0, n) }), maxBytes),
+        text: largestPrefix(
+          bounded.changed.length,
+          (n) => ({ ...bounded, changed: bounded.changed.slice(0, n) }),
+          maxBytes,
+        ),
         note,
       };
     case 'connected':

@@ -8,6 +8,7 @@ import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
 import { tagTabDocuments } from './document-tags';
+import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
 import { listenToPopup } from './popup-messages';
@@ -42,9 +43,15 @@ link.onopen = () => {
     browser: browserInfo(),
     capabilities: hub.capabilities(),
   });
-  link.send({ type: 'hubToolsChanged', tools: hub.hubTools(), capabilities: hub.capabilities() });
 };
-link.onrequest = (request) => handleServerRequest(request, hub, (message) => link.send(message));
+const catalog = new HubCatalogFeed(hub, (message) => link.send(message));
+link.onstatechange = (state) => {
+  if (state === 'closed') catalog.reset();
+};
+link.onrequest = (request) => {
+  if (isCatalogRequest(request)) link.send(catalog.answer(request));
+  else handleServerRequest(request, hub, (message) => link.send(message));
+};
 
 let closedWithBrowser = false;
 const reportTab = forwardTabEvents(

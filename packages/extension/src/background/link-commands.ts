@@ -16,28 +16,19 @@ import { openTabAndWaitForLoad } from './tab-load';
 const LOAD_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_WAIT_MS = 3_000;
 
+/** The server's requests but those about the `all` view list, which hub-catalog-feed.ts answers per link. */
+export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwatchHubTools' }>;
+
 /**
  * Answers each request of the tabmcp server exactly once (DESIGN.md decision 5), with chrome.tabs
  * for tab management and the hub for page tools.
  */
-export function handleServerRequest(
-  request: ServerRequest,
-  hub: Hub,
-  reply: (message: ExtensionToServer) => void,
-): void {
+export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {
   if (request.type === 'callTool') {
     callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
       (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
     );
-    return;
-  }
-  if (request.type === 'listHubTools') {
-    reply({
-      type: 'response',
-      requestId: request.requestId,
-      result: { tools: hub.hubTools(), capabilities: hub.capabilities() },
-    });
     return;
   }
   if (request.type === 'callHubTool') {
@@ -71,7 +62,7 @@ export function tabInfoOf(hub: Hub, tab: chrome.tabs.Tab): ReturnType<typeof toT
 }
 
 async function run(
-  request: Exclude<ServerRequest, { type: 'callTool' | 'callHubTool' | 'listHubTools' }>,
+  request: Exclude<LinkCommand, { type: 'callTool' | 'callHubTool' }>,
   hub: Hub,
 ): Promise<ExtensionToServer> {
   switch (request.type) {

@@ -5,7 +5,8 @@ import { tabInfoOf } from './link-commands';
 
 /**
  * Tells the server what happens in the browser: tabs created, updated, closed and activated, each
- * tab's tools, the hub's `all` view list, and a page's resource/prompt notifications.
+ * tab's tools, and a page's resource/prompt notifications (the hub's `all` view list goes out only
+ * to a server that watches it: hub-catalog-feed.ts).
  * Returns `reportTab`, which re-sends one tab's info (e.g. after its site was allowed).
  */
 export function forwardTabEvents(
@@ -25,16 +26,6 @@ export function forwardTabEvents(
     // list_tabs says why a tab of a site not allowed shows no tools.
     const url = hub.tabs().find((tab) => tab.tabId === tabId)?.url;
     if (hub.hasRegistered(tabId) && hub.siteAccess(url) !== 'allowed') reportTab(tabId);
-  });
-  // Many tabs registering in one task make one message.
-  let hubToolsQueued = false;
-  hub.onHubToolsChanged(() => {
-    if (hubToolsQueued) return;
-    hubToolsQueued = true;
-    queueMicrotask(() => {
-      hubToolsQueued = false;
-      send({ type: 'hubToolsChanged', tools: hub.hubTools(), capabilities: hub.capabilities() });
-    });
   });
   hub.onPageNotification((tabId, method, params) =>
     send({

@@ -16,8 +16,14 @@ export type BrowserEvent =
   | { type: 'tabFocused'; tabId: number; tools: Tool[] }
   | { type: 'toolsChanged'; tabId: number; tools: Tool[] }
   | { type: 'pageNotification'; tabId: number; method: string; params?: Record<string, unknown> }
-  /** The hub's `all` view list (hub names); the focused view ignores it. */
-  | { type: 'hubToolsChanged'; tools: Tool[]; capabilities?: BrowserCapabilities };
+  /** What changed in the hub's `all` view list (hub names); only a link that watches it gets it. */
+  | {
+      type: 'hubToolsChanged';
+      revision: number;
+      changed: Tool[];
+      removed: string[];
+      capabilities?: BrowserCapabilities;
+    };
 
 /**
  * The session core's view of the browser link. An adapter implements it over the WebSocket;

@@ -26,15 +26,20 @@ export interface MuxHandle {
 /** Ids on the extension side are `<client>.<client's id>` and must fit the link's 128-character limit. */
 const MAX_CLIENT_ID_LENGTH = 100;
 const SEPARATOR = '.';
+/** The mux's own requests (no client asked): their replies are dropped. */
+const OWN_ID = 'mux';
 
 /**
  * Shares one extension link among several agents (DESIGN.md decision 4). Each client's request ids
  * get the client's prefix on the way out, as proxy-protocol.md maps ids, and lose it on the way
- * back, so a reply reaches only the client that asked; events go to every client. Pure logic: the
- * sockets are someone else's.
+ * back, so a reply reaches only the client that asked; events go to every client, but the hub's
+ * `all` view list (`hubToolsChanged`) only to the clients that watch it, and the extension sends it
+ * only while at least one does (issue 24, item 4). Pure logic: the sockets are someone else's.
  */
 export class ExtensionMux {
   readonly #clients = new Map<string, MuxClient>();
+  /** Clients that asked for the hub's list with `watch`: they, and only they, hear its changes. */
+  readonly #catalogReaders = new Set<string>();
   readonly #log: Logger;
   #extension: ((message: ServerToExtension) => void) | undefined;
   #counter = 0;
@@ -70,12 +75,17 @@ export class ExtensionMux {
     if (message.type === 'connected' || message.type === 'response') {
       return this.#reply(message.requestId, (client, requestId) => client.deliver({ ...message, requestId }));
     }
+    if (message.type === 'hubToolsChanged') {
+      for (const id of [...this.#catalogReaders]) this.#clients.get(id)?.deliver(message);
+      return true;
+    }
     for (const client of [...this.#clients.values()]) client.deliver(message);
     return true;
   }
 
   #reply(mappedId: string, deliver: (client: MuxClient, ownId: string) => void): boolean {
     const cut = mappedId.indexOf(SEPARATOR);
+    if (mappedId.slice(0, cut) === OWN_ID) return true;
     const client = cut > 0 ? this.#clients.get(mappedId.slice(0, cut)) : undefined;
     if (!client) {
       this.#log('link.unknown-reply', { id: mappedId });
@@ -95,12 +105,17 @@ export class ExtensionMux {
       send: (message) => this.#fromClient(id, client, message),
       close: () => {
         this.#clients.delete(id);
+        // The last reader of the hub's list gone: the extension stops sending its changes.
+        if (this.#catalogReaders.delete(id) && this.#catalogReaders.size === 0) {
+          this.#extension?.({ type: 'unwatchHubTools', requestId: `${OWN_ID}${SEPARATOR}unwatch` });
+        }
       },
     };
   }
 
   #fromClient(id: string, client: MuxClient, message: ServerToExtension): void {
     if (message.type === 'pong' || !this.#clients.has(id)) return;
+    if (message.type === 'listHubTools' && message.watch) this.#catalogReaders.add(id);
     this.#route(id, client, message);
   }
 

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import {
   BROWSER_LINK_PROTOCOL_VERSION,
   type ExtensionToServer,
@@ -14,6 +14,7 @@ import { failedReply } from './failed-reply';
 import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
 import { type PairingRefusal, pairingRefusalText, type RecentRefusal } from './pairing-refusal';
+import { createServer } from './node-http';
 
 export interface LinkServerOptions {
   host: string;

@@ -5,16 +5,16 @@ import {
   HubToolsResult,
   type Logger,
   type ServerRequest,
-  type Tool,
   validate,
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
 import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
-import { HUB_TOOL_PREFIX, isListedPageTool } from '../core/page-tool-names';
+import { isListedPageTool } from '../core/page-tool-names';
 import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
+import { HubCatalog } from './hub-catalog';
 import type { McpView } from './mcp-view';
 
 /** The session's face that the `all` view builds on. */
@@ -46,7 +46,7 @@ export class AllView implements McpView {
   readonly #link: HubLink;
   readonly #timeoutMs: number | undefined;
   readonly #log: Logger;
-  #hubTools = new Map<string, Tool>();
+  readonly #hubTools = new HubCatalog();
   #browserCapabilities = NO_BROWSER_YET;
   readonly #announcer: ListAnnouncer;
   ontoolschanged: (() => void) | undefined;
@@ -57,12 +57,15 @@ export class AllView implements McpView {
     this.#timeoutMs = options.callTimeoutMs;
     this.#log = options.log ?? (() => {});
     // The session listens on the link too; it subscribed first, so it hears each event first.
+    // Only a link this view watches (listHubTools {watch: true}) carries the hub's changes.
     link.on('event', (event) => {
       if (event.type !== 'hubToolsChanged') return;
       if (event.capabilities) this.#browserCapabilities = event.capabilities;
-      this.#setHubTools(event.tools);
+      this.#hubTools.changed(event);
+      this.#announcer.schedule();
     });
     link.on('up', () => void this.#refresh());
+    link.on('down', () => this.#hubTools.linkDown());
     // While the link is down the session is DISCONNECTED, which hides the hub tools; the list is
     // kept so a call right after the extension dials in again (worker restart) still finds its tool.
     this.#announcer = new ListAnnouncer(
@@ -111,7 +114,7 @@ export class AllView implements McpView {
     if (this.#session.state === 'DISCONNECTED') return own;
     const core = own.filter((tool) => !isListedPageTool(tool));
     const taken = new Set(core.map((tool) => tool.name));
-    const hub = [...this.#hubTools.values()].filter((tool) => !taken.has(tool.name)) as ListedTool[];
+    const hub = this.#hubTools.tools().filter((tool) => !taken.has(tool.name)) as ListedTool[];
     return [...core, ...hub];
   }
 
@@ -152,25 +155,26 @@ export class AllView implements McpView {
     return this.#refresh();
   }
 
+  /** The whole list, and from then on its changes (hub-catalog.ts puts the two together). */
   #refresh(): Promise<void> {
-    return this.#link.requestValue({ type: 'listHubTools', requestId: '' }, 'listHubTools').then(
+    this.#hubTools.listAsked();
+    return this.#link.requestValue({ type: 'listHubTools', requestId: '', watch: true }, 'listHubTools').then(
       (raw) => {
         const checked = validate(HubToolsResult, raw, 'hub tool list');
         if (checked.ok) {
           this.#browserCapabilities = checked.value.capabilities;
-          this.#setHubTools(checked.value.tools);
-        } else this.#log('all-view.rejected', { reason: checked.error.message });
+          this.#hubTools.listArrived(checked.value);
+          this.#announcer.schedule();
+        } else {
+          this.#hubTools.listFailed();
+          this.#log('all-view.rejected', { reason: checked.error.message });
+        }
       },
-      (error: unknown) => this.#log('all-view.list-failed', { error: errorMessage(error) }),
+      (error: unknown) => {
+        this.#hubTools.listFailed();
+        this.#log('all-view.list-failed', { error: errorMessage(error) });
+      },
     );
-  }
-
-  #setHubTools(tools: Tool[]): void {
-    // Only the hub's own names: anything else in its list could pass for a core tool.
-    this.#hubTools = new Map(
-      tools.filter((tool) => tool.name.startsWith(HUB_TOOL_PREFIX)).map((tool) => [tool.name, tool]),
-    );
-    this.#announcer.schedule();
   }
 }
 

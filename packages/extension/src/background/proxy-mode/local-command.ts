@@ -1,12 +1,12 @@
 import type { Hub } from '@tabmcp/hub';
-import { ProtocolError, type ServerRequest } from '@tabmcp/protocol';
-import { handleServerRequest } from '../link-commands';
+import { ProtocolError } from '@tabmcp/protocol';
+import { handleServerRequest, type LinkCommand } from '../link-commands';
 
 /**
  * Runs one of the local link's commands (openTab, focusTab, closeTab, pageRequest) and returns its
  * result, so proxy mode and the local link share one implementation of each.
  */
-export function localCommand(hub: Hub, request: ServerRequest): Promise<unknown> {
+export function localCommand(hub: Hub, request: LinkCommand): Promise<unknown> {
   return new Promise((resolve, reject) => {
     handleServerRequest(request, hub, (message) => {
       if (message.type === 'response') {
