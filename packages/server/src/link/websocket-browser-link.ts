@@ -13,8 +13,8 @@ import { ExtensionMux } from './extension-mux';
 import { failedReply } from './failed-reply';
 import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
-import { type PairingRefusal, pairingRefusalText, type RecentRefusal } from './pairing-refusal';
 import { createServer } from './node-http';
+import { type PairingRefusal, pairingRefusalText, type RecentRefusal } from './pairing-refusal';
 
 export interface LinkServerOptions {
   host: string;
