@@ -1,5 +1,6 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
+import { composedQueryAll } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
 import { isDisabled, isTextField } from './elements';
 import { describe, formGetsTool } from './forms';
@@ -22,7 +23,7 @@ export function fieldTools(
 ): DomTool[] {
   const tools: DomTool[] = [];
   const formVerdicts = new Map<HTMLFormElement, boolean>();
-  for (const element of doc.querySelectorAll(TEXT_FIELDS)) {
+  for (const element of composedQueryAll(doc, TEXT_FIELDS)) {
     if (tools.length >= MAX_FIELD_TOOLS) break;
     if (!isTextField(element) || isDisabled(element) || !isVisible(element)) continue;
     if (element.parentElement?.closest('[contenteditable]')) continue;
