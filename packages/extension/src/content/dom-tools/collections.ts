@@ -2,8 +2,8 @@ import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { type Action, actOn } from './act';
 import {
   composedChildren,
-  composedClosest,
   composedContains,
+  composedElements,
   composedParent,
   composedQuery,
   composedQueryAll,
@@ -48,18 +48,34 @@ export function findCollections(
   excluded: (element: Element) => boolean,
 ): Collection[] {
   const found: Collection[] = [];
-  for (const container of doc.body ? composedQueryAll(doc.body, '*') : []) {
-    // The cells of a table row are one item, never a list of their own.
-    if (SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR') continue;
-    if (container.childElementCount < 1 && !container.shadowRoot && container.localName !== 'slot') continue;
-    if (composedClosest(container, NOT_COLLECTIONS) || excluded(container)) continue;
-    const collection = asCollection(container, hover);
-    if (collection) found.push(collection);
-  }
+  // Whether an element is inside navigation, a menu or a widget, asked once per element of the page.
+  const inWidget = new Map<Element, boolean>();
+  const isInWidget = (element: Element): boolean => {
+    const known = inWidget.get(element);
+    if (known !== undefined) return known;
+    const parent = composedParent(element);
+    const verdict = element.matches(NOT_COLLECTIONS) || (parent !== null && isInWidget(parent));
+    inWidget.set(element, verdict);
+    return verdict;
+  };
   // Only the innermost of nested repeats: a list of cards inside a repeated layout keeps the cards.
-  return found
-    .filter((outer) => !found.some((inner) => inner !== outer && composedContains(outer.container, inner.container)))
-    .slice(0, MAX_COLLECTIONS);
+  // Deepest first (render order backwards), so a container around a found collection is skipped unread.
+  const aroundCollection = new Set<Element>();
+  const elements = composedElements(doc);
+  for (let index = elements.length - 1; index >= 0; index--) {
+    const container = elements[index] as Element;
+    if (aroundCollection.has(container)) continue;
+    // The cells of a table row are one item, never a list of their own.
+    if (SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR' || container.tagName === 'HTML') continue;
+    if (container.childElementCount < 1 && !container.shadowRoot) continue;
+    if (isInWidget(container) || excluded(container)) continue;
+    const collection = asCollection(container, hover);
+    if (!collection) continue;
+    found.push(collection);
+    for (let node = composedParent(container); node && !aroundCollection.has(node); node = composedParent(node))
+      aroundCollection.add(node);
+  }
+  return found.reverse().slice(0, MAX_COLLECTIONS);
 }
 
 function asCollection(container: Element, hover: HoverRules): Collection | undefined {
@@ -133,13 +149,27 @@ function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
           : 'click';
     // A control inside another control of the item (a link wrapping a button) is that control.
     if (kind === 'click' && element !== item) {
-      const parent = composedParent(element);
-      const outer = parent && composedClosest(parent, INTERACTIVE);
-      if (outer && outer !== item && composedContains(item, outer)) continue;
+      if (insideAnotherControl(element, item)) continue;
     }
-    controls.push({ element, kind, caption: clean(accessibleName(element).name, 40), onHover });
+    // The caption is asked for only when needed: most candidate lists are refused before.
+    let caption: string | undefined;
+    controls.push({
+      element,
+      kind,
+      get caption() {
+        caption ??= clean(accessibleName(element).name, 40);
+        return caption;
+      },
+      onHover,
+    });
   }
   return controls;
+}
+
+function insideAnotherControl(element: Element, item: Element): boolean {
+  for (let node = composedParent(element); node && node !== item; node = composedParent(node))
+    if (isInteractive(node)) return true;
+  return false;
 }
 
 /** The collection's name: its label, caption, nearest heading, id or class, else what it is. */

@@ -39,11 +39,11 @@ export function composedChildNodes(node: Node): ArrayLike<Node> {
   if (node.nodeType !== ELEMENT_NODE) return node.childNodes;
   const element = node as Element;
   const shadow = element.shadowRoot;
-  if (shadow) return expandSlots(shadow.childNodes);
+  if (shadow) return holdsSlot(shadow) ? expandSlots(shadow.childNodes) : shadow.childNodes;
   if (element.localName === 'slot') return (element as HTMLSlotElement).assignedNodes({ flatten: true });
   const frame = frameDocument(element);
   if (frame) return frame.body ? [frame.body] : [];
-  return hasSlotChild(element) ? expandSlots(element.childNodes) : element.childNodes;
+  return holdsSlot(element) ? expandSlots(element.childNodes) : element.childNodes;
 }
 
 /** The child elements a person sees under `element`: slots give way to what they show. */
@@ -54,12 +54,14 @@ export function composedChildren(element: Element): Element[] {
   return out;
 }
 
-function hasSlotChild(element: Element): boolean {
-  for (const child of element.children) if (child.localName === 'slot') return true;
+/** Whether a slot is a child of `parent`: known from the walk during a derivation, else asked. */
+function holdsSlot(parent: Element | ShadowRoot): boolean {
+  if (current) return current.snapshot.slotParents.has(parent);
+  for (const child of parent.children) if (child.localName === 'slot') return true;
   return false;
 }
 
-function expandSlots(nodes: NodeListOf<ChildNode> | ArrayLike<Node>): Node[] {
+function expandSlots(nodes: ArrayLike<Node>): Node[] {
   const out: Node[] = [];
   for (const node of Array.from(nodes)) {
     if (node.nodeType === ELEMENT_NODE && (node as Element).localName === 'slot')
@@ -100,25 +102,64 @@ export function composedClosest(element: Element, selector: string): Element | n
   return null;
 }
 
-/** Every element under `root` (itself included when it is an element), in render order. */
-function walk(root: Node, visit: (element: Element) => void, scope?: (root: DocumentFragment | Document) => void) {
-  const stack: Node[] = [root];
+/** What a walk reports: each element in render order, each root, each slot's parent, each subtree's end. */
+interface WalkListener {
+  visit(element: Element): void;
+  root?(root: Document | ShadowRoot): void;
+  slot?(parent: Node): void;
+  /** Called once every element of `element`'s composed subtree was visited. */
+  leave?(element: Element): void;
+}
+
+/** Marks, on the walk's stack, the point where an element's subtree ends. */
+class Leave {
+  constructor(readonly element: Element) {}
+}
+
+/**
+ * Every element under `root` (itself included when it is an element), in render order: a host's
+ * shadow root in place of its children, a slot's assigned nodes (else its fallback) in its place,
+ * a same-origin frame's document.
+ */
+function walk(root: Node, listener: WalkListener) {
+  const start = root.nodeType === DOCUMENT_NODE ? (root as Document).documentElement : root;
+  const stack: Array<Node | Leave> = start ? [start] : [];
+  const push = (nodes: ArrayLike<Node>) => {
+    for (let index = nodes.length - 1; index >= 0; index--) {
+      const child = nodes[index];
+      if (child?.nodeType === ELEMENT_NODE) stack.push(child);
+    }
+  };
   while (stack.length > 0) {
-    const node = stack.pop() as Node;
-    if (node.nodeType === ELEMENT_NODE) {
-      const element = node as Element;
-      visit(element);
-      if (scope) {
-        if (element.shadowRoot) scope(element.shadowRoot);
-        const frame = frameDocument(element);
-        if (frame) scope(frame);
+    const next = stack.pop() as Node | Leave;
+    if (next instanceof Leave) {
+      listener.leave?.(next.element);
+      continue;
+    }
+    const element = next as Element;
+    if (element.localName === 'slot') {
+      // The slot itself draws nothing: what it shows takes its place.
+      if (element.parentNode) listener.slot?.(element.parentNode);
+      push((element as HTMLSlotElement).assignedNodes({ flatten: true }));
+      continue;
+    }
+    listener.visit(element);
+    if (listener.leave) stack.push(new Leave(element));
+    const shadow = element.shadowRoot;
+    if (shadow) {
+      listener.root?.(shadow);
+      push(shadow.childNodes);
+      continue;
+    }
+    if (element.localName === 'iframe' || element.localName === 'frame') {
+      const frame = frameDocument(element);
+      if (frame?.documentElement) {
+        listener.root?.(frame);
+        if (frame.body) stack.push(frame.body);
       }
+      continue;
     }
-    const children = node.nodeType === DOCUMENT_NODE ? [(node as Document).documentElement] : composedChildNodes(node);
-    for (let index = children.length - 1; index >= 0; index--) {
-      const child = children[index];
-      if (child && child.nodeType === ELEMENT_NODE) stack.push(child);
-    }
+    push(element.children);
   }
 }
 
@@ -126,17 +167,66 @@ function walk(root: Node, visit: (element: Element) => void, scope?: (root: Docu
 class Snapshot {
   readonly elements: Element[] = [];
   readonly roots: Array<Document | ShadowRoot> = [];
+  readonly slotParents = new Set<Node>();
   /** No shadow root and no frame: the light DOM is the whole tree, and native queries are exact. */
   readonly flat: boolean;
+  /** Each element's place in render order, and where its subtree ends (exclusive). */
+  readonly #order = new Map<Element, number>();
+  readonly #end = new Map<Element, number>();
+  readonly #queries = new Map<string, Element[]>();
 
   constructor(doc: Document) {
     this.roots.push(doc);
-    walk(
-      doc,
-      (element) => this.elements.push(element),
-      (root) => this.roots.push(root as Document | ShadowRoot),
-    );
+    walk(doc, {
+      visit: (element) => {
+        this.#order.set(element, this.elements.length);
+        this.elements.push(element);
+      },
+      root: (root) => this.roots.push(root),
+      slot: (parent) => this.slotParents.add(parent),
+      leave: (element) => this.#end.set(element, this.elements.length),
+    });
     this.flat = this.roots.length === 1;
+  }
+
+  /**
+   * The matches of `selector` in render order: each root's native query, less what no slot shows
+   * (a host's unassigned light children), sorted by the walk's order. Asked once per selector.
+   */
+  query(selector: string): Element[] {
+    const known = this.#queries.get(selector);
+    if (known) return known;
+    const order = this.#order;
+    const found: Element[] = [];
+    for (const root of this.roots)
+      for (const element of root.querySelectorAll(selector)) if (order.has(element)) found.push(element);
+    found.sort((a, b) => (order.get(a) as number) - (order.get(b) as number));
+    this.#queries.set(selector, found);
+    return found;
+  }
+
+  /** The matches under `element` (not itself), or undefined when the element is not in this walk. */
+  queryUnder(element: Element, selector: string): Element[] | undefined {
+    const start = this.#order.get(element);
+    const end = this.#end.get(element);
+    if (start === undefined || end === undefined) return undefined;
+    const all = this.query(selector);
+    const order = this.#order;
+    // The subtree is one run of the render order: find its first match by bisection.
+    let low = 0;
+    let high = all.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((order.get(all[middle] as Element) as number) <= start) low = middle + 1;
+      else high = middle;
+    }
+    const found: Element[] = [];
+    for (let index = low; index < all.length; index++) {
+      const candidate = all[index] as Element;
+      if ((order.get(candidate) as number) >= end) break;
+      found.push(candidate);
+    }
+    return found;
   }
 }
 
@@ -165,18 +255,27 @@ export function composedQueryAll<E extends Element = Element>(root: Document | E
   if (root.nodeType === DOCUMENT_NODE) {
     const snapshot = snapshotOf(root as Document);
     if (snapshot.flat) return [...(root as Document).querySelectorAll<E>(selector)];
-    return snapshot.elements.filter((element) => element.matches(selector)) as E[];
+    return snapshot.query(selector) as E[];
   }
   if (current?.snapshot.flat && current.doc === root.ownerDocument) return [...root.querySelectorAll<E>(selector)];
+  const under = current?.snapshot.queryUnder(root as Element, selector);
+  if (under) return under as E[];
   const found: E[] = [];
-  walk(root, (element) => {
-    if (element !== root && element.matches(selector)) found.push(element as E);
+  walk(root, {
+    visit: (element) => {
+      if (element !== root && element.matches(selector)) found.push(element as E);
+    },
   });
   return found;
 }
 
 export function composedQuery<E extends Element = Element>(root: Element, selector: string): E | undefined {
   return composedQueryAll<E>(root, selector)[0];
+}
+
+/** Every element a person could see in the document, in render order (the page's head included). */
+export function composedElements(doc: Document): Element[] {
+  return snapshotOf(doc).elements;
 }
 
 /** The document and every open shadow root and same-origin frame document in it. */

@@ -73,7 +73,7 @@ export class DomToolServer {
     this.#doc = doc;
     this.#reading = options.reading ?? false;
     this.#reserved = options.reserved ?? [];
-    this.#hover = new HoverRules(doc);
+    this.#hover = new HoverRules([]);
     const server = this;
     this.#context = {
       handles: handlesOfThisDocument(),
@@ -93,7 +93,7 @@ export class DomToolServer {
   refresh(): boolean {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
-      this.#hover = new HoverRules(this.#doc);
+      this.#hover = new HoverRules(composedRoots(this.#doc));
       this.#tools = this.#reading ? this.#readingTools() : this.#allTools();
       this.#roots = composedRoots(this.#doc);
     });

@@ -1,4 +1,4 @@
-import { composedParent, composedRoots } from './composed-tree';
+import { composedParent } from './composed-tree';
 
 /**
  * Controls that appear only while the pointer is over their row (a todo's "×", a card's actions):
@@ -15,8 +15,9 @@ export class HoverRules {
   readonly #selectors = new Map<Node, string[]>();
   #count = 0;
 
-  constructor(doc: Document) {
-    for (const root of composedRoots(doc)) {
+  /** `roots`: the document and the shadow roots and frame documents in it (composed-tree.ts). */
+  constructor(roots: Iterable<Document | ShadowRoot>) {
+    for (const root of roots) {
       const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets ?? [])];
       const found: string[] = [];
       for (const sheet of sheets) {
