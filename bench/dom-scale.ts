@@ -33,8 +33,9 @@ function buildShadowPage(rows: number): void {
     for (let n = 0; n < perGroup && group * perGroup + n < rows; n++) {
       const i = group * perGroup + n;
       const row = list.appendChild(document.createElement('li')).appendChild(document.createElement('data-row'));
-      row.attachShadow({ mode: 'open' }).innerHTML =
-        `<input type="checkbox" aria-label="Pick ${i}"> <input aria-label="Note ${i}"> <a href="#r${i}">Item ${i}</a> <button type="button">Delete</button>`;
+      row.attachShadow({
+        mode: 'open',
+      }).innerHTML = `<input type="checkbox" aria-label="Pick ${i}"> <input aria-label="Note ${i}"> <a href="#r${i}">Item ${i}</a> <button type="button">Delete</button>`;
     }
   }
 }
