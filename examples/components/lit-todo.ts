@@ -10,8 +10,8 @@ interface Todo {
 }
 
 class TodoItem extends LitElement {
-  static properties = { todo: { attribute: false } };
-  static styles = css`
+  static override properties = { todo: { attribute: false } };
+  static override styles = css`
     li { display: flex; gap: 8px; align-items: center; padding: 6px 0; }
     .destroy { display: none; border: 0; background: none; font-size: 20px; cursor: pointer; }
     :host(:hover) .destroy { display: inline-block; }
@@ -19,7 +19,7 @@ class TodoItem extends LitElement {
   `;
   declare todo: Todo;
 
-  render() {
+  override render() {
     const send = (name: string) => () => this.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true }));
     return html`<li class=${this.todo.completed ? 'completed' : ''}>
       <input class="toggle" type="checkbox" .checked=${this.todo.completed} @change=${send('toggle')} />
@@ -30,8 +30,8 @@ class TodoItem extends LitElement {
 }
 
 class TodoApp extends LitElement {
-  static properties = { todos: { state: true } };
-  static styles = css`
+  static override properties = { todos: { state: true } };
+  static override styles = css`
     .todo-list { list-style: none; padding: 0; }
     footer { display: flex; gap: 12px; }
   `;
@@ -50,7 +50,7 @@ class TodoApp extends LitElement {
     input.value = '';
   }
 
-  render() {
+  override render() {
     const left = this.todos.filter((todo) => !todo.completed).length;
     return html`<header>
         <h1>todos</h1>
