@@ -70,7 +70,7 @@ describe('DOM analysis of the composed tree', () => {
       /^\[row "Team lunch" \(selected, expanded\) [a-z]\d+\]$/m,
       /^Country \[combobox = "" \(collapsed\) [a-z]\d+\]$/m,
       /\[button "登录" [a-z]\d+\] \[button "Войти" [a-z]\d+\] \[button "\+" [a-z]\d+\] \[button "🗑" [a-z]\d+\]/,
-      /^Inside the frame\n\[button "Subscribe now" [a-z]\d+\]$/m,
+      /^Inside the frame\n\[button "Subscribe now" [a-z]\d+\] \[textbox "Email" = "" [a-z]\d+\]$/m,
     ])
       assert.match(text, line);
     // A slot shows its assigned nodes where it stands, not its fallback, and not the host's light DOM twice.
@@ -97,6 +97,7 @@ describe('DOM analysis of the composed tree', () => {
       'click_plus',
       'delete',
       'click_subscribe_now',
+      'fill_email',
     ])
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
     // The "×" shows only on :hover, by a rule in the item's shadow root's adoptedStyleSheets.
@@ -132,6 +133,13 @@ describe('DOM analysis of the composed tree', () => {
     assert.equal(
       await page.evaluate(() => document.querySelector('iframe')?.contentDocument?.body.dataset.subscribed),
       'yes',
+    );
+
+    const email = await call(page, 'fill_email', { value: 'ada@example.com' });
+    assert.equal(email.isError, false, email.text);
+    assert.equal(
+      await page.evaluate(() => document.querySelector('iframe')?.contentDocument?.querySelector('input')?.value),
+      'ada@example.com',
     );
 
     const typed = await call(page, 'fill_country', { value: 'Can' });
