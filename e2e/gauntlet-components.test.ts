@@ -108,12 +108,16 @@ describe('gauntlet: web-component libraries (shadow DOM, comboboxes, sortable he
     const ages = (read: string) =>
       [...read.matchAll(/^\| [^|]+ \| (\d+) \|/gm)].map((match) => Number(match[1])).filter(Number.isFinite);
     // As a person does: click the column's header until the oldest is on top.
+    let read = '';
     for (let clicks = 0; clicks < 3; clicks++) {
       await agent.listTools();
       await agent.call(described(agent, /"Age\b/).name);
-      const shown = ages(await agent.call('get_page_content'));
+      read = await agent.call('get_page_content');
+      const shown = ages(read);
       if (shown.length > 0 && shown[0] === Math.max(...shown)) break;
     }
+    // The header's aria-sort shows on its sort control in the page read.
+    assert.match(read, /\[button "Age[^"]*" \(sorted descending\) [a-z]\d+\]/);
     const order = await page.evaluate(() =>
       (window as unknown as { peopleTable: { order(): Array<[number, string]> } }).peopleTable
         .order()

@@ -139,7 +139,8 @@ function flagsOf(element: Element, onHover: boolean): string[] {
     flags.push('readonly');
   if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
   if (element.getAttribute('aria-selected') === 'true') flags.push('selected');
-  const sort = element.getAttribute('aria-sort');
+  // A header's sort state, also on the sort button inside it (DataTables puts one there).
+  const sort = (element.closest('th[aria-sort], [role=columnheader][aria-sort]') ?? element).getAttribute('aria-sort');
   if (sort === 'ascending' || sort === 'descending') flags.push(`sorted ${sort}`);
   const current = element.getAttribute('aria-current');
   if (current && current !== 'false') flags.push('current');
