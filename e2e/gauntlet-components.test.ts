@@ -8,7 +8,7 @@ import { type LaunchedScene, pageWithUrl, startLaunchedScene } from '../test-sup
 
 /**
  * Issue 23, the page model: tasks worded as a user would say them, on fixtures built from real
- * web-component libraries installed from npm (Lit, Shoelace, DataTables; glue only, in
+ * web-component libraries installed from npm (Lit, Shoelace, Material Web, DataTables; glue only, in
  * examples/components). A scripted agent picks tabmcp's tools by their descriptions and by what
  * the page read shows, through the official MCP SDK client; each outcome is read from the
  * library's own state in the page, never from a tool's answer. Calls and bytes read are printed.
@@ -101,6 +101,33 @@ describe('gauntlet: web-component libraries (shadow DOM, comboboxes, sortable he
       agent.transcript.join('\n'),
     );
     cost('shoelace', agent);
+  });
+
+  it('Material Web: "book a train to Japan for Ada Lovelace, window seat"', async () => {
+    const { agent, page } = await start('/components/material.html');
+    // <md-primary-tab> takes its role from ElementInternals: the roving tabindex of the group gives it a handle.
+    let read = await agent.call('get_page_content');
+    await agent.call('act', {
+      handle: handleIn(read, /\[clickable ([a-z]\d+)\]\s*Train/, 'the Train tab'),
+      action: 'click',
+    });
+    await agent.call(described(agent, /"Traveller"/).name, { value: 'Ada Lovelace' });
+    read = await agent.call('get_page_content');
+    const destination = handleIn(read, /\[combobox[^\]]* ([a-z]\d+)\]\s*Destination/, 'the Destination select');
+    await agent.call('act', { handle: destination, action: 'select', value: 'Japan' });
+    await agent.call(described(agent, /"Window seat"/).name, { checked: true });
+    await agent.call(described(agent, /"Book"/).name);
+    const state = await page.evaluate(() => ({
+      trip: JSON.parse(document.body.dataset.trip ?? '{}'),
+      tab: (document.querySelector('md-tabs') as unknown as { activeTabIndex: number }).activeTabIndex,
+      destination: (document.querySelector('md-outlined-select') as unknown as { value: string }).value,
+    }));
+    assert.deepEqual(
+      state,
+      { trip: { traveller: 'Ada Lovelace', destination: 'jp', window: 'on' }, tab: 1, destination: 'jp' },
+      agent.transcript.join('\n'),
+    );
+    cost('material', agent);
   });
 
   it('DataTables: "sort by age, oldest first"', async () => {

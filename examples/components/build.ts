@@ -7,7 +7,7 @@ const modules = join(here, '..', '..', 'node_modules');
 
 /**
  * Builds the component-library fixtures of issue 23 into examples/components/dist: glue code only,
- * around libraries installed from npm (Shoelace, Lit, DataTables), bundled as an app would ship
+ * around libraries installed from npm (Shoelace, Material Web, Lit, DataTables), bundled as an app would ship
  * them. Shoelace's light theme is copied beside them. A second or two.
  */
 export async function buildComponentFixtures(): Promise<void> {
@@ -17,6 +17,7 @@ export async function buildComponentFixtures(): Promise<void> {
       shoelace: join(here, 'shoelace.ts'),
       'lit-todo': join(here, 'lit-todo.ts'),
       datatable: join(here, 'datatable.ts'),
+      material: join(here, 'material.ts'),
     },
     outdir: out,
     bundle: true,

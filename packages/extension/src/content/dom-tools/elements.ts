@@ -63,7 +63,20 @@ const INPUT_ROLES: Record<string, string> = {
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
-  return element.matches(INTERACTIVE);
+  return element.matches(INTERACTIVE) || isRovingMember(element);
+}
+
+/**
+ * A member of a roving-tabindex group (tabs, a toolbar, a grid's cells): `tabindex="-1"` beside a
+ * sibling of the same tag that holds `tabindex="0"`. Web components give such members their role
+ * through ElementInternals, which no attribute shows, so the group is how they are known.
+ */
+function isRovingMember(element: Element): boolean {
+  if (element.getAttribute('tabindex') !== '-1') return false;
+  for (const sibling of element.parentElement?.children ?? [])
+    if (sibling !== element && sibling.localName === element.localName && sibling.getAttribute('tabindex') === '0')
+      return true;
+  return false;
 }
 
 /** Only a native or explicit widget: a `tabindex`/`onclick` element is interactive but no widget. */

@@ -136,7 +136,8 @@ export function visibleText(element: Element, max = 200): string {
     if (node.nodeType === Node.TEXT_NODE) {
       const text = node.textContent ?? '';
       parts.push(text);
-      length += text.length;
+      // Only words count toward the cap: a component's template indents its shadow root with whitespace.
+      length += text.trim().length;
       return;
     }
     if (!isElement(node) || NOT_TEXT.has(node.tagName)) return;
@@ -209,7 +210,22 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
   if (title?.trim()) return { name: clean(title), from: 'title' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
-  return { name: '', from: '' };
+  return componentLabel(element);
+}
+
+/**
+ * A control inside a web component that names nothing itself is named as its component is: the
+ * host's `label` or `aria-label` (the API of Shoelace, Material, Ionic…), else a `<label>` around
+ * the host in the page (`<label>Window seat <md-switch>`), as a screen reader hears it.
+ */
+function componentLabel(element: Element): { name: string; from: 'aria' | 'label' | '' } {
+  const host = (element.getRootNode() as ShadowRoot).host;
+  if (!host) return { name: '', from: '' };
+  const own = host.getAttribute('aria-label') ?? host.getAttribute('label');
+  if (own?.trim()) return { name: clean(own), from: 'aria' };
+  const label = composedClosest(host, 'label');
+  const text = label ? labelText(label as HTMLLabelElement) : '';
+  return text ? { name: text, from: 'aria' } : { name: '', from: '' };
 }
 
 export function labelOf(element: Element): string {
