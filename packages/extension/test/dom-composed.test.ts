@@ -8,7 +8,7 @@ import { slug } from '../src/content/dom-tools/text';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
 
-type Tool = { name: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } };
+type Tool = { name: string; description?: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } };
 
 /**
  * Issue 23: the page model covers the composed tree, shadow roots (nested, declarative), slots,
@@ -100,6 +100,8 @@ describe('DOM analysis of the composed tree', () => {
       'fill_email',
     ])
       assert.ok(names.includes(name), `${name} in ${names.join(', ')}`);
+    // An editable combobox is a text field that says how its options are picked.
+    assert.match(list.find((tool) => tool.name === 'fill_country')?.description ?? '', /act select picks one/);
     // The "×" shows only on :hover, by a rule in the item's shadow root's adoptedStyleSheets.
     const todos = list.find((tool) => tool.name === 'todos_item');
     assert.deepEqual(todos?.inputSchema.properties?.action?.enum, ['read', 'check', 'uncheck', 'click "Delete"']);

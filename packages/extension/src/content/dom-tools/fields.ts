@@ -2,7 +2,7 @@ import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
 import { composedQueryAll } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
-import { isDisabled, isTextField } from './elements';
+import { isDisabled, isTextField, roleOf } from './elements';
 import { describe, formGetsTool } from './forms';
 import { clean, isVisible, labelOf, type NameRegistry, slug } from './text';
 
@@ -46,7 +46,7 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
   const tool: Tool = {
     name,
     description: clean(
-      `Type into${about ? ` "${about}"` : ' the field'}, replacing its text; submit: true then presses Enter (to add or search).`,
+      `Type into${about ? ` "${about}"` : ' the field'}, replacing its text; submit: true then presses Enter (to add or search).${roleOf(element) === 'combobox' ? ' The options it then shows come back in the answer; act select picks one.' : ''}`,
       300,
     ),
     inputSchema: {
