@@ -104,7 +104,8 @@ export function composedClosest(element: Element, selector: string): Element | n
 
 /** What a walk reports: each element in render order, each root, each slot's parent, each subtree's end. */
 interface WalkListener {
-  visit(element: Element): void;
+  /** true stops the walk (a search that found what it looked for). */
+  visit(element: Element): boolean | undefined;
   root?(root: Document | ShadowRoot): void;
   slot?(parent: Node): void;
   /** Called once every element of `element`'s composed subtree was visited. */
@@ -143,7 +144,7 @@ function walk(root: Node, listener: WalkListener) {
       push((element as HTMLSlotElement).assignedNodes({ flatten: true }));
       continue;
     }
-    listener.visit(element);
+    if (listener.visit(element) === true) return;
     if (listener.leave) stack.push(new Leave(element));
     const shadow = element.shadowRoot;
     if (shadow) {
@@ -181,6 +182,7 @@ class Snapshot {
       visit: (element) => {
         this.#order.set(element, this.elements.length);
         this.elements.push(element);
+        return undefined;
       },
       root: (root) => this.roots.push(root),
       slot: (parent) => this.slotParents.add(parent),
@@ -264,13 +266,29 @@ export function composedQueryAll<E extends Element = Element>(root: Document | E
   walk(root, {
     visit: (element) => {
       if (element !== root && element.matches(selector)) found.push(element as E);
+      return undefined;
     },
   });
   return found;
 }
 
+/**
+ * Whether `root` holds a match, and the first found: the light DOM's native answer when it has one
+ * (a match no slot shows still counts), else a walk that stops at the first match.
+ */
 export function composedQuery<E extends Element = Element>(root: Element, selector: string): E | undefined {
-  return composedQueryAll<E>(root, selector)[0];
+  const light = root.querySelector<E>(selector);
+  if (light) return light;
+  if (current?.snapshot.flat && current.doc === root.ownerDocument) return undefined;
+  let found: E | undefined;
+  walk(root, {
+    visit: (element) => {
+      if (element === root || !element.matches(selector)) return undefined;
+      found = element as E;
+      return true;
+    },
+  });
+  return found;
 }
 
 /** Every element a person could see in the document, in render order (the page's head included). */
