@@ -280,6 +280,8 @@ export function composedQuery<E extends Element = Element>(root: Element, select
   const light = root.querySelector<E>(selector);
   if (light) return light;
   if (current?.snapshot.flat && current.doc === root.ownerDocument) return undefined;
+  const under = current?.snapshot.queryUnder(root, selector);
+  if (under) return under[0] as E | undefined;
   let found: E | undefined;
   walk(root, {
     visit: (element) => {
