@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { chooseOption, isCombobox } from './combobox';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
@@ -98,6 +99,11 @@ export async function actOn(
       });
     }
     case 'select': {
+      if (isCombobox(element))
+        return context.perform(
+          `selected ${quoted(value)} in ${named}`,
+          async () => void (await chooseOption(element, value)),
+        );
       const select = element as HTMLSelectElement;
       let chosen: string | undefined;
       return context.perform(
@@ -132,7 +138,9 @@ function refusal(
     if (!isTextField(element)) return `fill needs a text field; ${who} is a ${role}. Use ${hint(element)}.`;
     if (typeof args.value !== 'string') return 'fill needs a value (a string).';
   }
-  if (action === 'select') {
+  if (action === 'select' && isCombobox(element) && typeof args.value !== 'string')
+    return 'select needs a value: the text of the option to choose.';
+  if (action === 'select' && !isCombobox(element)) {
     if (!(element instanceof HTMLSelectElement))
       return `select needs a drop-down list (<select>); ${who} is a ${role}. Use click to open it, then click the option.`;
     if (typeof args.value !== 'string') return 'select needs a value: an option value or text.';

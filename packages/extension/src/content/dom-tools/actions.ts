@@ -1,7 +1,8 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
+import { composedQueryAll } from './composed-tree';
 import { type DomTool, errorResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
-import { describeElement, isDisabled, token } from './elements';
+import { CLICKABLE_CELLS, describeElement, isDisabled, token } from './elements';
 import { clean, isVisible, labelOf, type NameRegistry, quoted, shortHref, slug } from './text';
 
 /** Button-like controls found by role and accessible name, not only <button>. */
@@ -15,6 +16,7 @@ const BUTTONS = [
   '[role=menuitem]',
   '[role=menuitemcheckbox]',
   '[role=menuitemradio]',
+  CLICKABLE_CELLS,
 ].join(',');
 const MAX_BUTTON_TOOLS = 20;
 const VERB =
@@ -39,7 +41,7 @@ export function buttonTools(
   covered: (element: Element) => boolean,
 ): DomTool[] {
   const groups = new Map<string, { caption: string; elements: Element[] }>();
-  for (const element of doc.querySelectorAll(BUTTONS)) {
+  for (const element of composedQueryAll(doc, BUTTONS)) {
     if (covered(element) || isDisabled(element)) continue;
     const caption = labelOf(element);
     // Past the listed number of tools, only more of the listed captions matter (linear on huge pages).
@@ -91,7 +93,7 @@ function kindOf(element: Element | undefined): string {
 /** Follows a link by its text or URL: one small tool instead of one per link. */
 export function linkTool(name: string, doc: Document, context: ToolContext): DomTool {
   const links = () =>
-    [...doc.querySelectorAll<HTMLAnchorElement>('a[href]')].filter((a) => !a.href.startsWith('javascript:'));
+    composedQueryAll<HTMLAnchorElement>(doc, 'a[href]').filter((a) => !a.href.startsWith('javascript:'));
   const tool: Tool = {
     name,
     description: 'Follow a link of this page by its text or its address, as get_page_content shows them.',

@@ -1,5 +1,6 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
+import { composedQueryAll } from './composed-tree';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
 import { isDisabled, roleOf } from './elements';
 import { clean, isVisible, labelOf, type NameRegistry, quoted, slug } from './text';
@@ -21,23 +22,26 @@ export function choiceTools(
 ): DomTool[] {
   const tools: DomTool[] = [];
   const usable = (element: Element) => !isDisabled(element) && !covered(element);
-  for (const select of doc.querySelectorAll('select')) {
+  for (const select of composedQueryAll<HTMLSelectElement>(doc, 'select')) {
     if (tools.length >= MAX_CHOICE_TOOLS) return tools;
     if (!select.multiple && isVisible(select) && usable(select)) tools.push(selectTool(select, names, context));
   }
-  for (const box of doc.querySelectorAll(CHECKABLES)) {
+  for (const box of composedQueryAll(doc, CHECKABLES)) {
     if (tools.length >= MAX_CHOICE_TOOLS) return tools;
     // A box with no name would be a generic `set_checkbox`: act reaches it with its handle instead.
     if (usable(box) && labelOf(box) && (isVisible(box) || isVisible(box.closest('label') ?? box)))
       tools.push(checkTool(box, names, context));
   }
-  const groups = new Map<string, HTMLInputElement[]>();
-  for (const radio of doc.querySelectorAll<HTMLInputElement>('input[type=radio][name]')) {
+  // A group is one name in one form, or in one tree (the document, a shadow root) outside forms.
+  const groups = new Map<Node, Map<string, HTMLInputElement[]>>();
+  for (const radio of composedQueryAll<HTMLInputElement>(doc, 'input[type=radio][name]')) {
     if (!usable(radio) || !(isVisible(radio) || isVisible(radio.closest('label') ?? radio))) continue;
-    const key = `${radio.form ? [...doc.forms].indexOf(radio.form) : -1}|${radio.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), radio]);
+    const owner: Node = radio.form ?? radio.getRootNode();
+    const byName = groups.get(owner) ?? new Map<string, HTMLInputElement[]>();
+    byName.set(radio.name, [...(byName.get(radio.name) ?? []), radio]);
+    groups.set(owner, byName);
   }
-  for (const radios of groups.values()) {
+  for (const radios of [...groups.values()].flatMap((byName) => [...byName.values()])) {
     if (tools.length >= MAX_CHOICE_TOOLS) return tools;
     if (radios.length >= 2) tools.push(radioTool(radios, names, context));
   }

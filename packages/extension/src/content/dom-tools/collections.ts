@@ -1,5 +1,15 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { type Action, actOn } from './act';
+import {
+  composedChildren,
+  composedContains,
+  composedElements,
+  composedParent,
+  composedQuery,
+  composedQueryAll,
+  elementById,
+  isTag,
+} from './composed-tree';
 import { type DomTool, errorResult, jsonResult, markedPageText, type ToolContext } from './dom-tool';
 import { INTERACTIVE, isCheckable, isInteractive, isTextField } from './elements';
 import { type HoverRules, hiddenRoot } from './hover';
@@ -42,22 +52,39 @@ export function findCollections(
   excluded: (element: Element) => boolean,
 ): Collection[] {
   const found: Collection[] = [];
-  for (const container of doc.body?.querySelectorAll('*') ?? []) {
-    // The cells of a table row are one item, never a list of their own.
-    if (container.childElementCount < 1 || SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR')
-      continue;
-    if (container.closest(NOT_COLLECTIONS) || excluded(container)) continue;
-    const collection = asCollection(container, hover);
-    if (collection) found.push(collection);
-  }
+  // Whether an element is inside navigation, a menu or a widget, asked once per element of the page.
+  const inWidget = new Map<Element, boolean>();
+  const isInWidget = (element: Element): boolean => {
+    const known = inWidget.get(element);
+    if (known !== undefined) return known;
+    const parent = composedParent(element);
+    const verdict = element.matches(NOT_COLLECTIONS) || (parent !== null && isInWidget(parent));
+    inWidget.set(element, verdict);
+    return verdict;
+  };
   // Only the innermost of nested repeats: a list of cards inside a repeated layout keeps the cards.
-  return found
-    .filter((outer) => !found.some((inner) => inner !== outer && outer.container.contains(inner.container)))
-    .slice(0, MAX_COLLECTIONS);
+  // Deepest first (render order backwards), so a container around a found collection is skipped unread.
+  const aroundCollection = new Set<Element>();
+  const elements = composedElements(doc);
+  for (let index = elements.length - 1; index >= 0; index--) {
+    const container = elements[index] as Element;
+    if (aroundCollection.has(container)) continue;
+    // The cells of a table row are one item, never a list of their own.
+    if (SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR' || container.tagName === 'HTML') continue;
+    if (container.childElementCount < 1 && !container.shadowRoot) continue;
+    if (isInWidget(container) || excluded(container)) continue;
+    const collection = asCollection(container, hover);
+    if (!collection) continue;
+    found.push(collection);
+    for (let node = composedParent(container); node && !aroundCollection.has(node); node = composedParent(node))
+      aroundCollection.add(node);
+  }
+  return found.reverse().slice(0, MAX_COLLECTIONS);
 }
 
 function asCollection(container: Element, hover: HoverRules): Collection | undefined {
-  const children = [...container.children].filter((child) => !SKIPPED_CHILDREN.has(child.tagName));
+  // The children a person sees: a host's shadow content, a slot's assigned elements.
+  const children = composedChildren(container).filter((child) => !SKIPPED_CHILDREN.has(child.tagName));
   const counts = new Map<string, number>();
   for (const child of children) counts.set(signatureOf(child), (counts.get(signatureOf(child)) ?? 0) + 1);
   let signature = '';
@@ -66,14 +93,14 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
   const isList = container.matches(LIST_CONTAINERS);
   if (count < (isList ? 1 : 2) || count < children.length * 0.6) return undefined;
   if (!isShown(container)) return undefined;
-  const items = () => [...container.children].filter((child) => signatureOf(child) === signature && isShown(child));
+  const items = () => composedChildren(container).filter((child) => signatureOf(child) === signature && isShown(child));
   // Judged on its first items: a table of 25,000 rows is a list after 200 as surely as after all.
   const current = items().slice(0, MAX_SAMPLE);
   if (current.length < (isList ? 1 : 2)) return undefined;
   // A table whose one child is its body: the body is the list.
   if (current.length === 1 && current[0]?.matches(LIST_CONTAINERS)) return undefined;
   // A cheap look before the full one: most repeated boxes of a page hold no control at all.
-  const withAny = current.filter((item) => isInteractive(item) || item.querySelector(INTERACTIVE) !== null);
+  const withAny = current.filter((item) => isInteractive(item) || composedQuery(item, INTERACTIVE) !== undefined);
   if (withAny.length === 0 || withAny.length < current.length * 0.6) return undefined;
   const withControls = current.map((item) => controlsOf(item, hover));
   const acting = withControls.filter(
@@ -82,8 +109,7 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
   if (acting.length === 0 || acting.length < current.length * 0.6) return undefined;
   // A group of radio buttons is one control (a choice), not a list of items.
   const all = withControls.flat();
-  if (all.every((control) => control.element instanceof HTMLInputElement && control.element.type === 'radio'))
-    return undefined;
+  if (all.every((control) => isTag(control.element, 'input') && control.element.type === 'radio')) return undefined;
   if (!isList) {
     // Generic boxes repeat only when their controls have the same shape (two unlike sections do not).
     const shapes = new Map<string, number>();
@@ -122,13 +148,13 @@ function onlyItsOwnCaption(item: Element | undefined, controls: ItemControl[]): 
 }
 
 function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
-  const candidates = [...(isInteractive(item) ? [item] : []), ...item.querySelectorAll(INTERACTIVE)];
+  const candidates = [...(isInteractive(item) ? [item] : []), ...composedQueryAll(item, INTERACTIVE)];
   const controls: ItemControl[] = [];
   for (const element of candidates) {
     let onHover = false;
     if (!isShown(element)) {
       const root = hiddenRoot(element, isShown);
-      if (!hover.reveals(root) || !item.contains(root)) {
+      if (!hover.reveals(root) || !composedContains(item, root)) {
         // A native checkbox hidden behind its styled label is still what the label toggles.
         if (!(isCheckable(element) && element.closest('label') && isShown(element.closest('label') as Element)))
           continue;
@@ -138,17 +164,32 @@ function controlsOf(item: Element, hover: HoverRules): ItemControl[] {
       ? 'check'
       : isTextField(element)
         ? 'fill'
-        : element instanceof HTMLSelectElement
+        : isTag(element, 'select')
           ? 'select'
           : 'click';
     // A control inside another control of the item (a link wrapping a button) is that control.
     if (kind === 'click' && element !== item) {
-      const outer = element.parentElement?.closest(INTERACTIVE);
-      if (outer && outer !== item && item.contains(outer)) continue;
+      if (insideAnotherControl(element, item)) continue;
     }
-    controls.push({ element, kind, caption: clean(accessibleName(element).name, 40), onHover });
+    // The caption is asked for only when needed: most candidate lists are refused before.
+    let caption: string | undefined;
+    controls.push({
+      element,
+      kind,
+      get caption() {
+        caption ??= clean(accessibleName(element).name, 40);
+        return caption;
+      },
+      onHover,
+    });
   }
   return controls;
+}
+
+function insideAnotherControl(element: Element, item: Element): boolean {
+  for (let node = composedParent(element); node && node !== item; node = composedParent(node))
+    if (isInteractive(node)) return true;
+  return false;
 }
 
 /** The collection's name: its label, caption, nearest heading, id or class, else what it is. */
@@ -170,7 +211,7 @@ function labelledBy(element: Element): string | null {
   if (!ids) return null;
   return ids
     .split(/\s+/)
-    .map((id) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+    .map((id) => elementById(element, id)?.textContent ?? '')
     .join(' ');
 }
 
@@ -279,7 +320,7 @@ async function runOnItem(
     );
     control =
       controls.find((c) => c.element === item) ??
-      controls.find((c) => c.kind === 'click' && c.element instanceof HTMLAnchorElement && !shared.has(c.caption)) ??
+      controls.find((c) => c.kind === 'click' && isTag(c.element, 'a') && !shared.has(c.caption)) ??
       controls.find((c) => c.kind === 'click' && !shared.has(c.caption));
   } else {
     const kind: ControlKind | undefined =

@@ -5,6 +5,7 @@ import { buttonTools, linkTool } from './actions';
 import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
+import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
   type DomTool,
@@ -26,6 +27,27 @@ import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
+const OBSERVED: MutationObserverInit = {
+  childList: true,
+  subtree: true,
+  attributes: true,
+  attributeFilter: [
+    'disabled',
+    'hidden',
+    'aria-hidden',
+    'name',
+    'required',
+    'aria-label',
+    'toolname',
+    'open',
+    'class',
+    'style',
+    'role',
+    'aria-expanded',
+    'aria-sort',
+    'aria-selected',
+  ],
+};
 const READING_TOOLS = ['get_page_content', 'open_link'] as const;
 
 /**
@@ -62,6 +84,10 @@ export class DomToolServer {
   #tools: DomTool[] = [];
   #collections: Array<{ tool: string; collection: Collection }> = [];
   #signature = '';
+  /** The document, its open shadow roots and same-origin frame documents, as of the last derivation. */
+  #roots: Array<Document | ShadowRoot> = [];
+  /** Starts observing roots not observed yet; set by observe(). */
+  #watchRoots: ((roots: Array<Document | ShadowRoot>) => void) | undefined;
   /** Publishes a changed tool list; set by observe(). */
   #announce: (() => Promise<void>) | undefined;
 
@@ -69,7 +95,7 @@ export class DomToolServer {
     this.#doc = doc;
     this.#reading = options.reading ?? false;
     this.#reserved = options.reserved ?? [];
-    this.#hover = new HoverRules(doc);
+    this.#hover = new HoverRules([]);
     recordChanges(doc);
     const server = this;
     this.#context = {
@@ -88,8 +114,13 @@ export class DomToolServer {
 
   /** Derives the tools again; true when the list an agent sees changed. */
   refresh(): boolean {
-    this.#hover = new HoverRules(this.#doc);
-    this.#tools = this.#reading ? this.#readingTools() : this.#allTools();
+    // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
+    withComposedSnapshot(this.#doc, () => {
+      this.#hover = new HoverRules(composedRoots(this.#doc));
+      this.#tools = this.#reading ? this.#readingTools() : this.#allTools();
+      this.#roots = composedRoots(this.#doc);
+    });
+    this.#watchRoots?.(this.#roots);
     const signature = JSON.stringify(this.tools);
     const changed = signature !== this.#signature;
     this.#signature = signature;
@@ -110,7 +141,7 @@ export class DomToolServer {
     const context = this.#context;
     const names = new NameRegistry([...READING_TOOLS, 'act']);
     const forms = formTools(doc, names, context).slice(0, MAX_FORMS);
-    const toolForms = new Set([...doc.forms].filter((form) => formGetsTool(form)));
+    const toolForms = new Set(composedQueryAll<HTMLFormElement>(doc, 'form').filter((form) => formGetsTool(form)));
     const inToolForm = (element: Element) => {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       return form !== null && toolForms.has(form);
@@ -120,7 +151,7 @@ export class DomToolServer {
     const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
     const items = new Set(collections.flatMap((collection) => collection.items()));
     const inItem = (element: Element) => {
-      for (let node: Element | null = element; node; node = node.parentElement) if (items.has(node)) return true;
+      for (let node: Element | null = element; node; node = composedParent(node)) if (items.has(node)) return true;
       return false;
     };
     const listTools = collectionTools(collections, names, context);
@@ -260,25 +291,20 @@ export class DomToolServer {
         if (this.refresh()) pageChanged();
       }, debounceMs);
     });
-    observer.observe(this.#doc.documentElement, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: [
-        'disabled',
-        'hidden',
-        'aria-hidden',
-        'name',
-        'required',
-        'aria-label',
-        'toolname',
-        'open',
-        'class',
-        'style',
-        'role',
-      ],
-    });
+    // A mutation inside a shadow root or frame is not seen from the document: each root is observed
+    // on its own. Roots that appear later (a component rendered by a change) are found by the
+    // derivation that change causes, and observed from then on.
+    const observed = new WeakSet<Node>();
+    this.#watchRoots = (roots) => {
+      for (const root of roots) {
+        if (observed.has(root)) continue;
+        observed.add(root);
+        observer.observe(root, OBSERVED);
+      }
+    };
+    this.#watchRoots(this.#roots);
     return () => {
+      this.#watchRoots = undefined;
       this.#announce = undefined;
       observer.disconnect();
       clearTimeout(timer);

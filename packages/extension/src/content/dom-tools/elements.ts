@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 import { accessibleName, clean, quoted } from './text';
 
 /** What an agent can act on: native controls, links, ARIA widgets, and elements made focusable or clickable. */
@@ -31,13 +32,22 @@ export const INTERACTIVE = [
   ].map((role) => `[role=${role}]`),
   '[onclick]',
   '[tabindex]:not([tabindex="-1"])',
+  // Rows, cells and headers of a grid or tree grid take the focus by script (a roving tabindex of -1).
+  ...['row', 'gridcell', 'columnheader', 'rowheader'].map((role) => `[role=${role}][tabindex]`),
+  '[role=row][aria-expanded]',
 ].join(',');
+
+/** Focusable cells and headers: a sortable `<th tabindex=0>` is clicked as a button is. */
+export const CLICKABLE_CELLS = 'th[tabindex], [role=columnheader][tabindex]';
 
 const NATIVE_ROLES: Record<string, string> = {
   A: 'link',
   BUTTON: 'button',
   SUMMARY: 'button',
   TEXTAREA: 'textbox',
+  TH: 'columnheader',
+  TR: 'row',
+  TD: 'cell',
 };
 const INPUT_ROLES: Record<string, string> = {
   checkbox: 'checkbox',
@@ -53,16 +63,29 @@ const INPUT_ROLES: Record<string, string> = {
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
-  return element.matches(INTERACTIVE);
+  return element.matches(INTERACTIVE) || isRovingMember(element);
+}
+
+/**
+ * A member of a roving-tabindex group (tabs, a toolbar, a grid's cells): `tabindex="-1"` beside a
+ * sibling of the same tag that holds `tabindex="0"`. Web components give such members their role
+ * through ElementInternals, which no attribute shows, so the group is how they are known.
+ */
+function isRovingMember(element: Element): boolean {
+  if (element.getAttribute('tabindex') !== '-1') return false;
+  for (const sibling of element.parentElement?.children ?? [])
+    if (sibling !== element && sibling.localName === element.localName && sibling.getAttribute('tabindex') === '0')
+      return true;
+  return false;
 }
 
 /** Only a native or explicit widget: a `tabindex`/`onclick` element is interactive but no widget. */
 export function roleOf(element: Element): string {
   const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
   if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
-  if (element instanceof HTMLInputElement) return INPUT_ROLES[element.type] ?? 'textbox';
-  if (element instanceof HTMLSelectElement) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
-  if (element instanceof HTMLAnchorElement) return element.hasAttribute('href') ? 'link' : 'clickable';
+  if (isTag(element, 'input')) return INPUT_ROLES[element.type] ?? 'textbox';
+  if (isTag(element, 'select')) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
+  if (isTag(element, 'a')) return element.hasAttribute('href') ? 'link' : 'clickable';
   const native = NATIVE_ROLES[element.tagName];
   if (native) return native;
   if ((element as HTMLElement).isContentEditable) return 'textbox';
@@ -73,10 +96,13 @@ export function isCheckable(element: Element): boolean {
   return CHECKABLE_ROLES.has(roleOf(element));
 }
 
-/** A field that takes typed text: text-like inputs, textareas, contenteditable roots, ARIA textboxes. */
+/**
+ * A field that takes typed text: text-like inputs (an editable combobox or search box among them,
+ * whatever its ARIA role), textareas, contenteditable roots, ARIA textboxes.
+ */
 export function isTextField(element: Element): boolean {
-  if (element instanceof HTMLInputElement) return roleOf(element) === 'textbox' && !element.readOnly;
-  if (element instanceof HTMLTextAreaElement) return !element.readOnly;
+  if (isTag(element, 'input')) return INPUT_ROLES[element.type] === undefined && !element.readOnly;
+  if (isTag(element, 'textarea')) return !element.readOnly;
   const role = roleOf(element);
   return (
     (element as HTMLElement).isContentEditable ||
@@ -86,8 +112,7 @@ export function isTextField(element: Element): boolean {
 
 /** true, false, or undefined for an element that has no checked state. */
 export function checkedState(element: Element): boolean | undefined {
-  if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio'))
-    return element.checked;
+  if (isTag(element, 'input') && (element.type === 'checkbox' || element.type === 'radio')) return element.checked;
   const aria = element.getAttribute('aria-checked') ?? element.getAttribute('aria-pressed');
   if (aria === 'true' || aria === 'mixed') return true;
   if (aria === 'false') return false;
@@ -100,14 +125,14 @@ export function isDisabled(element: Element): boolean {
 
 /** The value a person sees in a field; undefined for elements that have none. */
 function shownValue(element: Element, max = 80): string | undefined {
-  if (element instanceof HTMLInputElement) {
+  if (isTag(element, 'input')) {
     if (roleOf(element) === 'slider') return element.value;
-    if (roleOf(element) !== 'textbox') return undefined;
+    if (INPUT_ROLES[element.type] !== undefined) return undefined;
     if (element.type === 'password') return element.value ? '•••' : '';
     return clean(element.value, max);
   }
-  if (element instanceof HTMLTextAreaElement) return clean(element.value, max);
-  if (element instanceof HTMLSelectElement) {
+  if (isTag(element, 'textarea')) return clean(element.value, max);
+  if (isTag(element, 'select')) {
     return clean([...element.selectedOptions].map((option) => option.label || option.text).join(', '), max);
   }
   if ((element as HTMLElement).isContentEditable) return clean(element.textContent, max);
@@ -123,17 +148,20 @@ function flagsOf(element: Element, onHover: boolean): string[] {
   if (isDisabled(element)) flags.push('disabled');
   if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');
   // Checkboxes and buttons match :read-only too; only a text field can be read-only to a person.
-  if (element.matches(':read-only') && (roleOf(element) === 'textbox' || element instanceof HTMLTextAreaElement))
+  if (element.matches(':read-only') && (roleOf(element) === 'textbox' || isTag(element, 'textarea')))
     flags.push('readonly');
   if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
   if (element.getAttribute('aria-selected') === 'true') flags.push('selected');
+  // A header's sort state, also on the sort button inside it (DataTables puts one there).
+  const sort = (element.closest('th[aria-sort], [role=columnheader][aria-sort]') ?? element).getAttribute('aria-sort');
+  if (sort === 'ascending' || sort === 'descending') flags.push(`sorted ${sort}`);
   const current = element.getAttribute('aria-current');
   if (current && current !== 'false') flags.push('current');
   const expanded = element.getAttribute('aria-expanded');
   if (expanded === 'true') flags.push('expanded');
   else if (expanded === 'false') flags.push('collapsed');
   if (onHover) flags.push('on hover');
-  if (element instanceof HTMLSelectElement) {
+  if (isTag(element, 'select')) {
     const options = [...element.options].filter((option) => !option.disabled);
     const shown = options.slice(0, MAX_OPTIONS_SHOWN).map((option) => clean(option.label || option.text, 30));
     if (options.length > MAX_OPTIONS_SHOWN) shown.push('…');

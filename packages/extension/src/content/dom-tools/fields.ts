@@ -1,7 +1,8 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
+import { composedQueryAll } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
-import { isDisabled, isTextField } from './elements';
+import { isDisabled, isTextField, roleOf } from './elements';
 import { describe, formGetsTool } from './forms';
 import { clean, isVisible, labelOf, type NameRegistry, slug } from './text';
 
@@ -22,7 +23,7 @@ export function fieldTools(
 ): DomTool[] {
   const tools: DomTool[] = [];
   const formVerdicts = new Map<HTMLFormElement, boolean>();
-  for (const element of doc.querySelectorAll(TEXT_FIELDS)) {
+  for (const element of composedQueryAll(doc, TEXT_FIELDS)) {
     if (tools.length >= MAX_FIELD_TOOLS) break;
     if (!isTextField(element) || isDisabled(element) || !isVisible(element)) continue;
     if (element.parentElement?.closest('[contenteditable]')) continue;
@@ -45,7 +46,7 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
   const tool: Tool = {
     name,
     description: clean(
-      `Type into${about ? ` "${about}"` : ' the field'}, replacing its text; submit: true then presses Enter (to add or search).`,
+      `Type into${about ? ` "${about}"` : ' the field'}, replacing its text; submit: true then presses Enter (to add or search).${roleOf(element) === 'combobox' ? ' The options it then shows come back in the answer; act select picks one.' : ''}`,
       300,
     ),
     inputSchema: {

@@ -1,4 +1,5 @@
 import type { Tool } from '@tabmcp/protocol';
+import { composedContains, composedQueryAll } from './composed-tree';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
 import { checkedState, isTextField, roleOf } from './elements';
 import { fillText, selectOption, setChecked } from './input';
@@ -33,47 +34,50 @@ const MAX_OPTIONS = 100;
  * text field is a text field to fill and submit with Enter (fields.ts).
  */
 export function formTools(doc: Document, names: NameRegistry, context: ToolContext): DomTool[] {
-  return [...doc.forms].filter(isVisible).flatMap((form) => {
-    const fields = fieldsOf(form);
-    const submitter = submitterOf(form);
-    if (!hasFormTool(form, fields.length, submitter)) return [];
-    const caption = submitter ? labelOf(submitter) : '';
-    const title = formTitle(form);
-    const declared = form.getAttribute('toolname');
-    const base =
-      slug(declared ?? '') ||
-      (caption && !GENERIC_CAPTIONS.has(caption.toLowerCase()) ? slug(caption) : '') ||
-      // "Search" in a form titled "Search mail" is search_mail, not search_search_mail.
-      (title.toLowerCase().startsWith((caption || 'submit').toLowerCase())
-        ? slug(title)
-        : slug(`${caption || 'submit'} ${title}`)) ||
-      'submit_form';
-    const name = names.claim(base);
-    const required = fields.filter((field) => field.required).map((field) => field.key);
-    const tool: Tool = {
-      name,
-      description: clean(
-        form.getAttribute('tooldescription') ??
-          `Fill in and submit the form${title ? ` "${title}"` : ''}${caption ? ` (its "${caption}" button)` : ''}. Fields you leave out keep their current value.`,
-        300,
-      ),
-      inputSchema: {
-        type: 'object',
-        properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
-        ...(required.length ? { required } : {}),
-      },
-      annotations: { destructiveHint: false },
-    };
-    return [
-      {
-        tool,
-        // A re-render that replaced a field makes the tool stale: it is derived again, never filling a detached input.
-        isLive: () =>
-          form.isConnected && fields.every((field) => field.controls.every((control) => form.contains(control))),
-        run: (args) => submit(form, submitter, fields, args, name, context),
-      },
-    ];
-  });
+  return composedQueryAll<HTMLFormElement>(doc, 'form')
+    .filter(isVisible)
+    .flatMap((form) => {
+      const fields = fieldsOf(form);
+      const submitter = submitterOf(form);
+      if (!hasFormTool(form, fields.length, submitter)) return [];
+      const caption = submitter ? labelOf(submitter) : '';
+      const title = formTitle(form);
+      const declared = form.getAttribute('toolname');
+      const base =
+        slug(declared ?? '') ||
+        (caption && !GENERIC_CAPTIONS.has(caption.toLowerCase()) ? slug(caption) : '') ||
+        // "Search" in a form titled "Search mail" is search_mail, not search_search_mail.
+        (title.toLowerCase().startsWith((caption || 'submit').toLowerCase())
+          ? slug(title)
+          : slug(`${caption || 'submit'} ${title}`)) ||
+        'submit_form';
+      const name = names.claim(base);
+      const required = fields.filter((field) => field.required).map((field) => field.key);
+      const tool: Tool = {
+        name,
+        description: clean(
+          form.getAttribute('tooldescription') ??
+            `Fill in and submit the form${title ? ` "${title}"` : ''}${caption ? ` (its "${caption}" button)` : ''}. Fields you leave out keep their current value.`,
+          300,
+        ),
+        inputSchema: {
+          type: 'object',
+          properties: Object.fromEntries(fields.map((field) => [field.key, field.schema])),
+          ...(required.length ? { required } : {}),
+        },
+        annotations: { destructiveHint: false },
+      };
+      return [
+        {
+          tool,
+          // A re-render that replaced a field makes the tool stale: it is derived again, never filling a detached input.
+          isLive: () =>
+            form.isConnected &&
+            fields.every((field) => field.controls.every((control) => composedContains(form, control))),
+          run: (args) => submit(form, submitter, fields, args, name, context),
+        },
+      ];
+    });
 }
 
 /** Whether a form gets a tool of its own (else its one text field gets a fill_ tool). */
@@ -152,7 +156,11 @@ function isControl(element: Element): element is Control {
 function submitterOf(form: HTMLFormElement): HTMLElement | undefined {
   const candidates = [...form.querySelectorAll<HTMLElement>('button, input[type=submit], input[type=image]')];
   const outside = form.id
-    ? [...form.ownerDocument.querySelectorAll<HTMLElement>(`[form="${CSS.escape(form.id)}"]`)]
+    ? [
+        ...(form.getRootNode() as Document | ShadowRoot).querySelectorAll<HTMLElement>(
+          `[form="${CSS.escape(form.id)}"]`,
+        ),
+      ]
     : [];
   return [...candidates, ...outside].find(
     (element) =>

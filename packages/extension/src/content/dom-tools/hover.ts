@@ -1,22 +1,41 @@
+import { composedParent } from './composed-tree';
+
 /**
  * Controls that appear only while the pointer is over their row (a todo's "×", a card's actions):
  * hidden now, but a page's own CSS shows them on `:hover`. A rule such as
  * `.todo-list li:hover .destroy { display: block }` reveals whatever matches `.todo-list li .destroy`.
+ * A web component's rules live in its shadow root (its `<style>` or `adoptedStyleSheets`) and apply
+ * only there: `:host(:hover) .destroy` reveals `.destroy` inside that root.
  */
 const MAX_RULES = 300;
 const REVEALING = /display|visibility|opacity/;
 
 export class HoverRules {
-  readonly #selectors: string[];
+  /** Selectors by the tree whose style sheets hold them: a rule applies only in its own tree. */
+  readonly #selectors = new Map<Node, string[]>();
+  #count = 0;
 
-  constructor(doc: Document) {
-    this.#selectors = collect(doc);
+  /** `roots`: the document and the shadow roots and frame documents in it (composed-tree.ts). */
+  constructor(roots: Iterable<Document | ShadowRoot>) {
+    for (const root of roots) {
+      const sheets = [...root.styleSheets, ...(root.adoptedStyleSheets ?? [])];
+      const found: string[] = [];
+      for (const sheet of sheets) {
+        try {
+          this.#collect(sheet.cssRules, found);
+        } catch {
+          // A cross-origin style sheet cannot be read; its hover rules stay unknown.
+        }
+      }
+      if (found.length) this.#selectors.set(root, found);
+    }
   }
 
   /** True when `hidden` (an element that is not shown now) would be shown on hover. */
   reveals(hidden: Element): boolean {
-    if (this.#selectors.length === 0) return false;
-    return this.#selectors.some((selector) => {
+    const selectors = this.#selectors.get(hidden.getRootNode());
+    if (!selectors) return false;
+    return selectors.some((selector) => {
       try {
         return hidden.matches(selector);
       } catch {
@@ -24,40 +43,40 @@ export class HoverRules {
       }
     });
   }
+
+  #collect(rules: CSSRuleList, selectors: string[]): void {
+    for (const rule of rules) {
+      if (this.#count >= MAX_RULES) return;
+      // Duck-typed: a frame's rules belong to another window, where `instanceof CSSStyleRule` is false.
+      const style = (rule as CSSStyleRule).style;
+      const selectorText = (rule as CSSStyleRule).selectorText;
+      if (typeof selectorText === 'string' && style) {
+        if (!selectorText.includes(':hover') || !REVEALING.test(style.cssText)) continue;
+        if (style.display === 'none' || style.visibility === 'hidden') continue;
+        for (const part of selectorText.split(',')) {
+          if (!part.includes(':hover')) continue;
+          // `:host(:hover) .x` holds for any .x of the root: the host is outside its own tree.
+          const base = part
+            .replace(/:hover/g, '')
+            .replace(/:host(\([^)]*\))?/g, '')
+            .trim();
+          // The hovered element itself is what gets revealed only when something after :hover names it.
+          if (base && /:hover\S*\s+\S/.test(part.trim())) {
+            selectors.push(base);
+            this.#count++;
+          }
+        }
+      } else if ('cssRules' in rule) {
+        this.#collect((rule as CSSGroupingRule).cssRules, selectors);
+      }
+    }
+  }
 }
 
 /** The outermost hidden box around an element (itself when its parent shows), whose CSS hover rule would reveal it. */
 export function hiddenRoot(element: Element, shown: (element: Element) => boolean): Element {
   let current = element;
-  while (current.parentElement && !shown(current.parentElement)) current = current.parentElement;
+  for (let parent = composedParent(current); parent && !shown(parent); parent = composedParent(current))
+    current = parent;
   return current;
-}
-
-function collect(doc: Document): string[] {
-  const selectors: string[] = [];
-  const visit = (rules: CSSRuleList) => {
-    for (const rule of rules) {
-      if (selectors.length >= MAX_RULES) return;
-      if (rule instanceof CSSStyleRule) {
-        if (!rule.selectorText.includes(':hover') || !REVEALING.test(rule.style.cssText)) continue;
-        if (rule.style.display === 'none' || rule.style.visibility === 'hidden') continue;
-        for (const part of rule.selectorText.split(',')) {
-          if (!part.includes(':hover')) continue;
-          const base = part.replace(/:hover/g, '').trim();
-          // The hovered element itself is what gets revealed only when something after :hover names it.
-          if (base && /:hover\S*\s+\S/.test(part.trim())) selectors.push(base);
-        }
-      } else if ('cssRules' in rule) {
-        visit((rule as CSSGroupingRule).cssRules);
-      }
-    }
-  };
-  for (const sheet of doc.styleSheets) {
-    try {
-      visit(sheet.cssRules);
-    } catch {
-      // A cross-origin style sheet cannot be read; its hover rules stay unknown.
-    }
-  }
-  return selectors;
 }

@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 import { checkedState, roleOf } from './elements';
 
 /**
@@ -30,7 +31,8 @@ type TextControl = HTMLInputElement | HTMLTextAreaElement;
 export function fillText(element: Element, value: string): string {
   const html = element as HTMLElement;
   html.focus({ preventScroll: true });
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  // Tag names, not instanceof: a same-origin frame's fields belong to another window.
+  if (isTag(element, 'input') || isTag(element, 'textarea')) {
     typeInto(element, value);
     element.dispatchEvent(new Event('change', { bubbles: true }));
     return element.value;
@@ -70,12 +72,12 @@ function typeInto(control: TextControl, value: string): void {
 
 /** The prototype's setter, so a framework's own `value` property on the element is bypassed and it sees a change. */
 function setNativeValue(control: TextControl | HTMLSelectElement, value: string): void {
-  const prototype =
-    control instanceof HTMLTextAreaElement
-      ? HTMLTextAreaElement.prototype
-      : control instanceof HTMLSelectElement
-        ? HTMLSelectElement.prototype
-        : HTMLInputElement.prototype;
+  const view = (control.ownerDocument.defaultView ?? window) as typeof window;
+  const prototype = isTag(control, 'textarea')
+    ? view.HTMLTextAreaElement.prototype
+    : isTag(control, 'select')
+      ? view.HTMLSelectElement.prototype
+      : view.HTMLInputElement.prototype;
   const setter = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
   if (setter) setter.call(control, value);
   else control.value = value;

@@ -1,10 +1,11 @@
+import { composedChildNodes, composedQuery, frameDocument, isTag } from './composed-tree';
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
 import { clean, isShown, pageText, quoted, shortHref } from './text';
 import { textInvisible } from './visibility';
 
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'IFRAME', 'OBJECT', 'HEAD', 'LINK']);
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'OBJECT', 'HEAD', 'LINK']);
 const BLOCK = new Set([
   'ADDRESS',
   'ARTICLE',
@@ -82,10 +83,10 @@ function tidy(text: string): string {
     .replace(/\n{3,}/g, '\n\n')
     .trim()
     .split('\n');
-  // Items of one list stay on consecutive lines.
-  return lines
-    .filter((line, index) => line !== '' || !(lines[index - 1]?.startsWith('- ') && lines[index + 1]?.startsWith('- ')))
-    .join('\n');
+  // Items of one list, and rows of one table, stay on consecutive lines.
+  const together = (above: string | undefined, below: string | undefined) =>
+    (above?.startsWith('- ') && below?.startsWith('- ')) || (above?.startsWith('|') && below?.startsWith('|'));
+  return lines.filter((line, index) => line !== '' || !together(lines[index - 1], lines[index + 1])).join('\n');
 }
 
 class Walker {
@@ -111,14 +112,14 @@ class Walker {
 
   node(node: Node, onHover: boolean): void {
     if (this.#budget.written > this.#budget.limit) return;
-    if (node.nodeType === Node.TEXT_NODE) {
+    if (node.nodeType === TEXT_NODE) {
       // A lone space between two inline elements is a word boundary ("1 item left").
       const text = pageText(node.textContent ?? '');
       this.#budget.written += text.length;
       if (text && (text === ' ' || !node.parentElement || !textInvisible(node.parentElement))) this.#out.push(text);
       return;
     }
-    if (node instanceof Element) this.element(node, onHover, false);
+    if (node.nodeType === ELEMENT_NODE) this.element(node as Element, onHover, false);
   }
 
   element(element: Element, onHover: boolean, isRoot: boolean): void {
@@ -133,6 +134,10 @@ class Walker {
     }
     const out = this.#out;
     const tag = element.tagName;
+    if (tag === 'TR') {
+      this.#row(element, hovering);
+      return;
+    }
     if (!isRoot && isInteractive(element) && this.#interactive(element, hovering)) return;
     const heading = /^H([1-6])$/.exec(tag);
     if (heading) {
@@ -155,14 +160,15 @@ class Walker {
         this.children(element, hovering);
         out.push('\n');
         return;
-      case 'TR':
-        out.push('\n|');
-        for (const cell of element.children) {
-          if (!shown(cell)) continue;
-          const parts: string[] = [];
-          new Walker(this.#context, parts, this.#skip, this.#budget).children(cell, hovering);
-          out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
+      case 'IFRAME':
+        // A same-origin frame reads as part of the page; a cross-origin one says it is there.
+        if (!frameDocument(element)) {
+          const title = element.getAttribute('title');
+          out.push(`\n[frame${title ? ` ${quoted(title)}` : ''} (another site: not read)]\n`);
+          return;
         }
+        out.push('\n');
+        this.children(element, hovering);
         out.push('\n');
         return;
       case 'OPTION':
@@ -195,8 +201,25 @@ class Walker {
   }
 
   children(element: Element, onHover: boolean): void {
-    const root = (element as HTMLElement).shadowRoot ?? element;
-    for (const child of root.childNodes) this.node(child, onHover);
+    // Shadow content, slotted nodes in their slot's place, a same-origin frame's body.
+    for (const child of Array.from(composedChildNodes(element))) this.node(child, onHover);
+  }
+
+  /** `| a | b |`; a focusable row (a tree grid's) leads with its token, a focusable cell (a sortable header) is one. */
+  #row(row: Element, onHover: boolean): void {
+    const out = this.#out;
+    out.push('\n|');
+    const cells = Array.from(composedChildNodes(row)).filter((node): node is Element => node.nodeType === ELEMENT_NODE);
+    if (isInteractive(row)) out.push(` ${token(row, this.#context.handles.of(row), { onHover, withName: false })}`);
+    for (const cell of cells) {
+      if (!shown(cell)) continue;
+      const parts: string[] = [];
+      const walker = new Walker(this.#context, parts, this.#skip, this.#budget);
+      if (isInteractive(cell)) walker.element(cell, onHover, false);
+      else walker.children(cell, onHover);
+      out.push(` ${clean(parts.join(''), 100_000).replace(/\|/g, '\\|')} |`);
+    }
+    out.push('\n');
   }
 
   /** Writes an interactive element; false when it is a large container whose content must be walked. */
@@ -204,13 +227,15 @@ class Walker {
     const handle = this.#context.handles.of(element);
     const text = element.textContent ?? '';
     const container =
-      !(element instanceof HTMLSelectElement) &&
-      (text.length > MAX_TOKEN_TEXT * 3 || element.querySelector(`${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== null);
-    const link = element instanceof HTMLAnchorElement ? shortHref(element) : '';
+      !isTag(element, 'select') &&
+      (text.length > MAX_TOKEN_TEXT * 3 || composedQuery(element, `${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== undefined);
+    const link = isTag(element, 'a') ? shortHref(element) : '';
     const written = token(element, handle, { onHover, withName: !container });
     this.#budget.written += written.length;
+    // A row of a tree grid or a tree item is a line of its own, as a person sees it.
+    const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
     // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
-    if (container || !NAMELESS.test(written)) this.#out.push(` ${written}${link ? `(${link})` : ''} `);
+    if (container || !NAMELESS.test(written)) this.#out.push(`${line}${written}${link ? `(${link})` : ''}${line}`);
     if (!container) return true;
     this.children(element, onHover);
     this.#out.push(' ');
@@ -220,12 +245,17 @@ class Walker {
 
 /** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
 const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
+const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
 
+const TEXT_NODE = 3;
+const ELEMENT_NODE = 1;
+
 function shown(element: Element): boolean {
-  if (element instanceof HTMLElement && element.hidden) return false;
-  return isShown(element);
+  if ((element as HTMLElement).hidden === true) return false;
+  // A display:contents box has no box of its own, yet its children show.
+  return isShown(element) || getComputedStyle(element).display === 'contents';
 }
 
 function inRow(element: Element): boolean {

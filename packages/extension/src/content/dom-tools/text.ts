@@ -2,6 +2,8 @@ import { clippedByAncestor, shownToAPerson, textInvisible } from './visibility';
 
 /** Small text helpers shared by the DOM-derived tools. Page text is untrusted and unbounded: cap it. */
 
+import { composedChildNodes, composedClosest, elementById, isElement, isTag } from './composed-tree';
+
 /** C0/C1 controls, zero-width and bidi controls: they can hide or reorder what an agent reads. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping them is the point
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g;
@@ -24,18 +26,93 @@ export function pageText(text: string): string {
 /** How our paging notes and action reports begin: the page's look-alikes get a backslash. */
 const OUR_PHRASES = /[({](?=characters \d|\d+ passages? matching|"(done|failed|navigating|renamed)")/g;
 
-/** `"Search flights!"` → `search_flights`; empty when nothing usable is left. */
+/**
+ * `"Search flights!"` → `search_flights`. A caption with no ASCII letter still names a tool:
+ * Cyrillic and Greek are transliterated (`Войти` → `voiti`), common symbols become words (`+` →
+ * `plus`, `🗑` → `delete`), and anything else is written as its code points (`登录` →
+ * `u767b_u5f55`): MCP clients accept only ASCII names, and the description keeps the caption.
+ * Empty only when the text has no letter, digit or symbol at all.
+ */
 export function slug(text: string, max = 48): string {
-  return text
+  const lowered = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
+    .trim();
+  const words = [...lowered].map((char, index) => TRANSLITERATION[char] ?? symbolWord(char, index) ?? char).join('');
+  const ascii = tidySlug(words.replace(/[^a-z0-9]+/g, '_'), max);
+  if (ascii) return ascii;
+  // Letters of scripts without a transliteration here (CJK, Thai, …), or pictographs: their code points.
+  const points = [...lowered].filter((char) => /[\p{L}\p{N}\p{S}\p{Extended_Pictographic}]/u.test(char));
+  return tidySlug(
+    points
+      .slice(0, 6)
+      .map((char) => `u${(char.codePointAt(0) ?? 0).toString(16)}`)
+      .join('_'),
+    max,
+  );
+}
+
+function tidySlug(text: string, max: number): string {
+  return text
     .replace(/^_+|_+$/g, '')
     .slice(0, max)
     .replace(/_+$/, '');
 }
+
+function symbolWord(char: string, index: number): string | undefined {
+  // A leading minus is a sign ("-1"); elsewhere a hyphen only joins words ("e-mail").
+  if ((char === '-' || char === '\u2212') && index === 0) return '_minus_';
+  const word = SYMBOL_WORDS[char];
+  return word ? `_${word}_` : undefined;
+}
+
+const SYMBOL_WORDS: Record<string, string> = {
+  '+': 'plus',
+  '\u2212': 'minus',
+  '&': 'and',
+  '\u00d7': 'x',
+  '\u2715': 'x',
+  '\u2716': 'x',
+  '\u2717': 'x',
+  '\u2026': 'more',
+  '\u22ef': 'more',
+  '\u22ee': 'more',
+  '\u2630': 'menu',
+  '\u2713': 'ok',
+  '\u2714': 'ok',
+  '\u2190': 'back',
+  '\u2192': 'next',
+  '\u2191': 'up',
+  '\u2193': 'down',
+  '\u2605': 'star',
+  '\u2606': 'star',
+  '\u2665': 'like',
+  '\u2764': 'like',
+  '\u2699': 'settings',
+  '\u270e': 'edit',
+  '\u270f': 'edit',
+  '\u{1f50d}': 'search',
+  '\u{1f50e}': 'search',
+  '\u{1f5d1}': 'delete',
+  '\u{1f6d2}': 'cart',
+  '\u{1f464}': 'account',
+  '\u{1f3e0}': 'home',
+  '\u{1f514}': 'notifications',
+};
+
+/** Russian, Ukrainian and Greek letters, lower case, as passports write them. */
+const TRANSLITERATION: Record<string, string> = Object.fromEntries(
+  [
+    ...'а:a б:b в:v г:g д:d е:e ж:zh з:z и:i й:y к:k л:l м:m н:n о:o п:p р:r с:s т:t у:u ф:f х:kh ц:ts ч:ch ш:sh щ:shch ъ: ы:y ь: э:e ю:yu я:ya і:i ї:yi є:ye ґ:g'.split(
+      ' ',
+    ),
+    ...'α:a β:v γ:g δ:d ε:e ζ:z η:i θ:th ι:i κ:k λ:l μ:m ν:n ξ:x ο:o π:p ρ:r σ:s ς:s τ:t υ:y φ:f χ:ch ψ:ps ω:o'.split(
+      ' ',
+    ),
+  ].map((pair) => pair.split(':') as [string, string]),
+);
 
 /** Hands out names once: a second `search` becomes `search_2`. */
 export class NameRegistry {
@@ -59,7 +136,7 @@ export class NameRegistry {
  */
 export function isVisible(element: Element): boolean {
   if (element instanceof HTMLElement && element.hidden) return false;
-  if (element.closest('[aria-hidden="true"],[inert]')) return false;
+  if (composedClosest(element, '[aria-hidden="true"],[inert]')) return false;
   return isShown(element) && !clippedByAncestor(element);
 }
 
@@ -78,22 +155,24 @@ export function visibleText(element: Element, max = 200): string {
       const text = node.textContent ?? '';
       if (text.trim() && node.parentElement && textInvisible(node.parentElement)) return;
       parts.push(text);
-      length += text.length;
+      // Only words count toward the cap: a component's template indents its shadow root with whitespace.
+      length += text.trim().length;
       return;
     }
-    if (!(node instanceof Element) || NOT_TEXT.has(node.tagName)) return;
+    if (!isElement(node) || NOT_TEXT.has(node.tagName)) return;
     if (node !== element && !isShown(node)) return;
-    if (node instanceof HTMLImageElement) {
+    if (isTag(node, 'img')) {
       if (node.alt.trim()) parts.push(` ${node.alt} `);
       return;
     }
-    if (node instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(node.type)) {
+    if (isTag(node, 'input') && ['submit', 'button', 'reset'].includes(node.type)) {
       parts.push(` ${node.value} `);
       return;
     }
     const block = node !== element && BLOCKISH.has(node.tagName);
     if (block) parts.push(' ');
-    for (const child of node.childNodes) visit(child);
+    // What a person sees: a shadow root's content, slotted nodes where their slot is.
+    for (const child of Array.from(composedChildNodes(node))) visit(child);
     if (block) parts.push(' ');
   };
   visit(element);
@@ -121,7 +200,8 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
     const text = labelledBy
       .split(/\s+/)
       .map((id) => {
-        const target = element.ownerDocument.getElementById(id);
+        // An id names an element of the same tree: the shadow root the element lives in.
+        const target = elementById(element, id);
         return target ? visibleText(target) || clean(target.textContent) : '';
       })
       .join(' ');
@@ -136,9 +216,9 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
       if (text) return { name: text, from: 'label' };
     }
   }
-  if (element instanceof HTMLInputElement && ['submit', 'button', 'reset'].includes(element.type)) {
+  if (isTag(element, 'input') && ['submit', 'button', 'reset'].includes(element.type)) {
     if (element.value.trim()) return { name: clean(element.value), from: 'text' };
-  } else if (element instanceof HTMLInputElement && element.type === 'image') {
+  } else if (isTag(element, 'input') && element.type === 'image') {
     if (element.alt.trim()) return { name: clean(element.alt), from: 'text' };
   } else if (!FIELD_TAGS.has(element.tagName) && !(element as HTMLElement).isContentEditable) {
     const text = visibleText(element, 80);
@@ -150,7 +230,22 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
   if (icon) return { name: icon, from: 'text' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
-  return { name: '', from: '' };
+  return componentLabel(element);
+}
+
+/**
+ * A control inside a web component that names nothing itself is named as its component is: the
+ * host's `label` or `aria-label` (the API of Shoelace, Material, Ionic…), else a `<label>` around
+ * the host in the page (`<label>Window seat <md-switch>`), as a screen reader hears it.
+ */
+function componentLabel(element: Element): { name: string; from: 'aria' | 'label' | '' } {
+  const host = (element.getRootNode() as ShadowRoot).host;
+  if (!host) return { name: '', from: '' };
+  const own = host.getAttribute('aria-label') ?? host.getAttribute('label');
+  if (own?.trim()) return { name: clean(own), from: 'aria' };
+  const label = composedClosest(host, 'label');
+  const text = label ? labelText(label as HTMLLabelElement) : '';
+  return text ? { name: text, from: 'aria' } : { name: '', from: '' };
 }
 
 /**
@@ -177,8 +272,8 @@ function labelText(label: HTMLLabelElement): string {
   const parts: string[] = [];
   const visit = (node: Node) => {
     if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent ?? '');
-    else if (node instanceof Element && !FIELD_TAGS.has(node.tagName) && !NOT_TEXT.has(node.tagName))
-      for (const child of node.childNodes) visit(child);
+    else if (isElement(node) && !FIELD_TAGS.has(node.tagName) && !NOT_TEXT.has(node.tagName))
+      for (const child of Array.from(composedChildNodes(node))) visit(child);
   };
   visit(label);
   return clean(parts.join(''));
