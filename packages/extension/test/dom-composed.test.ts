@@ -111,7 +111,7 @@ describe('DOM analysis of the composed tree', () => {
     const page = await open();
     await page.evaluate(() => {
       const frame = document.querySelector('iframe')?.contentDocument;
-      frame?.querySelector('#subscribe')?.addEventListener('click', () => {
+      frame?.querySelector('#join')?.addEventListener('click', () => {
         frame.body.dataset.subscribed = 'yes';
       });
     });

@@ -17,8 +17,13 @@ const SECTIONING = 'article, aside, main, nav, section, [role=main], [role=artic
 /** Whether an element is site chrome itself (not whether it is inside some). */
 export function isChrome(element: Element): boolean {
   if (element.matches(CHROME_LANDMARKS)) return true;
-  // A <header> or <footer> is the site's only when no section owns it.
-  if ((element.tagName === 'HEADER' || element.tagName === 'FOOTER') && !element.parentElement?.closest(SECTIONING))
+  // A <header> or <footer> is the site's only when no section owns it, and never when a component's
+  // shadow root holds it (a web-component app's own footer, such as a todo list's "Clear completed").
+  if (
+    (element.tagName === 'HEADER' || element.tagName === 'FOOTER') &&
+    element.getRootNode() === element.ownerDocument &&
+    !element.parentElement?.closest(SECTIONING)
+  )
     return true;
   const named = `${element.id} ${typeof element.className === 'string' ? element.className : ''}`;
   return named.trim() !== '' && CHROME_WIDGET.test(named);
