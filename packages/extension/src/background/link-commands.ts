@@ -7,6 +7,8 @@ import {
   type ServerRequest,
   waitUntil,
 } from '@tabmcp/protocol';
+import { answerAroundDialogs } from './dialogs/dialog-gate';
+import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
@@ -25,7 +27,9 @@ export function handleServerRequest(
   reply: (message: ExtensionToServer) => void,
 ): void {
   if (request.type === 'callTool') {
-    callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs).then(
+    answerAroundDialogs(request.tabId, request.toolName, request.args, () =>
+      callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
+    ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
       (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
     );
@@ -75,6 +79,7 @@ async function run(
 ): Promise<ExtensionToServer> {
   switch (request.type) {
     case 'connect': {
+      setServerInputMode(request.input);
       const tabs = await chrome.tabs.query({});
       return {
         type: 'connected',

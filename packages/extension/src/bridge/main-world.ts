@@ -2,6 +2,7 @@ import { type PageMcpApi, serveTab } from '@tabmcp/page';
 import type { ToolSource } from '@tabmcp/protocol';
 import { BRIDGE_CHANNEL, SOURCE_META_KEY } from './channel';
 import { findFormTools } from './declarative-forms';
+import { announceDialogs } from './dialog-announce';
 import { hasWebMcpTools, watchPageTools } from './page-tools';
 import { findModelContext } from './webmcp-context';
 
@@ -75,5 +76,6 @@ const marker = Symbol.for('tabmcp.bridge');
 const scope = globalThis as { [marker]?: boolean };
 if (!scope[marker]) {
   scope[marker] = true;
+  announceDialogs();
   start();
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_BROWSER_LINK_PORT, PopupState, validate } from '@tabmcp/protocol';
+import './input-choice';
 import './remote-proxy';
 
 /**
