@@ -8,6 +8,7 @@ import {
 } from '@tabmcp/protocol';
 import { z } from 'zod';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
+import { noteAgentFiles } from '../debugger/trusted-input';
 import { inputMode } from '../input-mode';
 import { type OpenDialog, OpenDialogs } from './open-dialogs';
 import { pageAnswers } from './page-answers';
@@ -42,6 +43,8 @@ export function answerAroundDialogs(
   call: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
   if (toolName === HANDLE_DIALOG_CALL) return handleDialog(tabId, args);
+  // Every agent call passes here: the files it names for an upload are the only ones the tab may send.
+  noteAgentFiles(tabId, args);
   const watch = dialogs;
   if (!watch) return call();
   const open = watch.get(tabId);
