@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildGauntlet } from '../examples/gauntlet/build';
-import { textOf, waitFor } from '../test-support/harness';
+import { gauntletAgent } from '../test-support/gauntlet-agent';
+import { waitFor } from '../test-support/harness';
 import { evaluateIn } from '../test-support/page-eval';
 import { type Agent, type Scene, startScene } from '../test-support/server-harness';
 
@@ -17,13 +18,17 @@ describe('gauntlet: trusted input (--input auto)', () => {
   let scene: Scene;
   let agent: Agent;
   let files: string;
-  const transcript: string[] = [];
+  let script: ReturnType<typeof gauntletAgent>;
+  const call = (name: string, args: Record<string, unknown> = {}) => script.call(name, args);
+  const handleOf = (text: string) => script.handleOf(text);
+  const why = () => script.why();
 
   before(async () => {
     await buildGauntlet();
     files = mkdtempSync(join(tmpdir(), 'tabmcp-upload-'));
     scene = await startScene(['--launch']);
     agent = scene.agent;
+    script = gauntletAgent(agent);
     await waitFor(async () => (await agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
   });
   after(async () => {
@@ -32,24 +37,7 @@ describe('gauntlet: trusted input (--input auto)', () => {
   });
 
   const state = <T>(page: string, expression: string) => evaluateIn<T>(scene.agent.stderr, page, expression);
-  const call = async (name: string, args: Record<string, unknown> = {}) => {
-    const result = await agent.call(name, args);
-    transcript.push(`${name} ${JSON.stringify(args)} -> ${textOf(result)}`);
-    return result;
-  };
-  /** The handle get_page_content gives the element written with this text, as an agent reads it. */
-  const handleOf = async (text: string) => {
-    const content = textOf(await call('get_page_content'));
-    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    // The element's own token ("[button "Remove" r2]"), or the token right after its label text.
-    const found =
-      new RegExp(`\\[[^\\]]*${escaped}[^\\]]*?\\b([a-z]\\d+)\\]`).exec(content)?.[1] ??
-      new RegExp(`${escaped}\\s*\\[[^\\]]*?\\b([a-z]\\d+)\\]`).exec(content)?.[1];
-    assert.ok(found, `no handle for ${text} in:\n${content}`);
-    return found;
-  };
   const open = (page: string) => agent.json('open_tab', { url: `${scene.site.url}/gauntlet/${page}` });
-  const why = () => transcript.join('\n');
 
   it('hover: the row really is under the pointer (:hover applies), so its Remove button shows and works', async () => {
     await open('pointer.html');
