@@ -8,8 +8,8 @@ import {
   type TabInfo,
   validate,
 } from '@tabmcp/protocol';
-import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { answerAroundDialogs } from '../dialogs/dialog-gate';
+import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
 import { browserInfo } from '../tab-info';
 import { localCommand } from './local-command';
