@@ -19,6 +19,7 @@ import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
+import { DEVTOOLS_MCP, PLAYWRIGHT_MCP } from './lib/rival-client';
 import { median, summarize } from './lib/stats';
 
 const RUNS = Number(process.env.AGENT_TASK_RUNS ?? iterations(5, 1));
@@ -116,7 +117,7 @@ const tabmcp: Contender = {
   },
 };
 
-const playwrightArgs = ['--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox'];
+const playwrightArgs = PLAYWRIGHT_MCP.args;
 const playwright: Contender = {
   key: 'playwrightMcp',
   label: 'Playwright MCP (snapshot, type, click by ref)',
@@ -146,15 +147,7 @@ const playwright: Contender = {
   },
 };
 
-const devtoolsArgs = [
-  '--headless',
-  '--isolated',
-  '--executablePath',
-  '/usr/bin/chromium',
-  '--chromeArg=--no-sandbox',
-  '--usageStatistics=false',
-  '--performanceCrux=false',
-];
+const devtoolsArgs = DEVTOOLS_MCP.args;
 const devtools: Contender = {
   key: 'chromeDevtoolsMcp',
   label: 'chrome-devtools-mcp (snapshot, fill, click by uid)',

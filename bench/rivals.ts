@@ -5,7 +5,7 @@ import { textOf } from '../test-support/results';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { startRig } from './lib/rig';
-import { type RivalProcess, startRival } from './lib/rival-client';
+import { DEVTOOLS_MCP, PLAYWRIGHT_MCP, type RivalProcess, startRival } from './lib/rival-client';
 import { formatRow, type Summary, summarize, timeEach } from './lib/stats';
 import { residentMiB } from './lib/tabmcp-client';
 
@@ -56,18 +56,10 @@ function devtoolsPrepare(waitForStableDom: boolean) {
   };
 }
 
-const playwright = '@playwright/mcp/cli.js';
-const devtools = 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js';
-const playwrightArgs = ['--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox'];
-const devtoolsArgs = [
-  '--headless',
-  '--isolated',
-  '--executablePath',
-  '/usr/bin/chromium',
-  '--chromeArg=--no-sandbox',
-  '--usageStatistics=false',
-  '--performanceCrux=false',
-];
+const playwright = PLAYWRIGHT_MCP.script;
+const devtools = DEVTOOLS_MCP.script;
+const playwrightArgs = PLAYWRIGHT_MCP.args;
+const devtoolsArgs = DEVTOOLS_MCP.args;
 
 const variants: RivalVariant[] = [
   {

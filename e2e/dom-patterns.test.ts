@@ -276,7 +276,11 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     // The page's own answer, then where the tab went and what it offers there.
     const [own, arrived] = placed.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Order placed');
-    const page = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string; tools?: string[] };
+    const page = JSON.parse(arrived?.text.replace(/^\[tabmcp report[^\]]*\] /, '') ?? '{}') as {
+      url?: string;
+      title?: string;
+      tools?: string[];
+    };
     assert.match(page.url ?? '', /\/dom-patterns\/orders\.html$/);
     assert.equal(page.title, 'Your orders');
     // The page's own tools as soon as its server answered (on a busy machine the derived ones may come first).
@@ -312,7 +316,7 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.notEqual(placed.isError, true, textOf(placed));
     const [own, loading] = placed.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Order placed');
-    assert.deepEqual(JSON.parse(loading?.text ?? '{}'), {
+    assert.deepEqual(JSON.parse(loading?.text.replace(/^\[tabmcp report[^\]]*\] /, '') ?? '{}'), {
       navigating: true,
       note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
     });

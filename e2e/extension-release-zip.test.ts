@@ -52,8 +52,8 @@ describe('the extension release zip', () => {
 
   async function startTabmcp(port: number, extraArgs: string[]): Promise<StdioMcp> {
     const tabmcp = await startStdioMcp({
-      args: [serverBin, '--port', String(port), '--token', TOKEN, ...extraArgs],
-      env: { TABMCP_HOME: scratch },
+      args: [serverBin, '--port', String(port), ...extraArgs],
+      env: { TABMCP_HOME: scratch, TABMCP_TOKEN: TOKEN },
       clientName: 'tabmcp-zip-test',
     });
     opened.push(tabmcp);

@@ -67,10 +67,14 @@ describe('fault: the page navigates away under a page tool call in flight', () =
   it('Back restores the page from the back/forward cache with its tools', async () => {
     const { tabmcp, site } = launched;
     const { page } = await openEchoPage('cached');
+    // A reload or a fresh load would lose this; only a document restored from the cache keeps it.
+    await page.evaluate(() => Object.assign(window, { keptInCache: true }));
     await page.goto(`${site.url}/elsewhere`);
     await waitFor(async () => !(await tabmcp.toolNames()).includes('echo'), 10_000, "the old page's tools to go");
     // No load event on a bfcache restore: wait for the commit only.
     await page.goBack({ waitUntil: 'commit' });
+    const restored = await page.evaluate(() => (window as Window & { keptInCache?: boolean }).keptInCache === true);
+    assert.equal(restored, true, 'Back restored the same document from the back/forward cache, not a reload');
     await waitFor(async () => (await tabmcp.toolNames()).includes('echo'), 5_000, 'the restored page tools');
     assert.match(textOf(await tabmcp.call('echo', { text: 'restored' })), /restored/);
   });

@@ -94,7 +94,8 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
     const linkPort = await freePort();
     relay = await startRelay(linkPort);
     tabmcp = await startTabmcpProcess({
-      args: ['--headless', '--port', String(linkPort), '--token', token],
+      args: ['--headless', '--port', String(linkPort)],
+      env: { TABMCP_TOKEN: token },
       clientName: 'tabmcp-e2e-socket-drop',
     });
     chromium = await launchChromium([

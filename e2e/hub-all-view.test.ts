@@ -256,7 +256,11 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
       assert.notEqual(placed.isError, true, textOf(placed));
       const [own, arrived] = placed.content as Array<{ text: string }>;
       assert.equal(own?.text, 'Order placed');
-      const page = JSON.parse(arrived?.text ?? '{}') as { url?: string; title?: string; tools?: string[] };
+      const page = JSON.parse(arrived?.text.replace(/^\[tabmcp report[^\]]*\] /, '') ?? '{}') as {
+        url?: string;
+        title?: string;
+        tools?: string[];
+      };
       assert.match(page.url ?? '', /\/dom-patterns\/orders\.html$/, JSON.stringify(page));
       assert.equal(page.title, 'Your orders');
       // Named as this view calls them; the reading tools are there whichever tools came first.

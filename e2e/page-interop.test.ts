@@ -175,9 +175,12 @@ describe('interop: every kind of page reaches MCP clients', () => {
     assert.equal(textOf(result), '2');
     await waitFor(() => events.includes('updated counter://value'), 5_000, 'resources/updated');
     const read = await tabmcp.client.readResource({ uri: 'counter://value' });
-    assert.deepEqual(read.contents, [{ uri: 'counter://value', mimeType: 'text/plain', text: '2' }]);
+    // Page text, marked with its origin (docs/security.md).
+    const [value] = read.contents as Array<{ uri: string; mimeType: string; text: string }>;
+    assert.deepEqual([value?.uri, value?.mimeType], ['counter://value', 'text/plain']);
+    assert.match(value?.text ?? '', /^\[page resource from http:\/\/127\.0\.0\.1:\d+\] 2$/);
     const times = await tabmcp.client.readResource({ uri: 'counter://times/5' });
-    assert.equal((times.contents[0] as { text: string }).text, '10');
+    assert.match((times.contents[0] as { text: string }).text, /\] 10$/);
     const prompts = await tabmcp.client.listPrompts();
     assert.deepEqual(
       prompts.prompts.map((p) => p.name),

@@ -88,7 +88,7 @@ describe('page SDK in real Chromium', () => {
     await page.evaluate(SHOP);
     const result = await page.evaluate(`(async () => {
       const shop = makeShop().exposeOnWindow('shopTools');
-      await new Promise((r) => setTimeout(r, 20)); // let the set-up notifications pass
+      await new Promise((r) => setTimeout(r, 0)); // the provider flushes its set-up notifications a task later
       const client = new TabMcp.McpWindowClient({ namespace: 'shopTools' });
       await client.connect();
       const events = [];
@@ -99,10 +99,14 @@ describe('page SDK in real Chromium', () => {
       const product = await client.readResource('shop://product/p9');
       const prompt = await client.getPrompt('suggest', { budget: '20' });
       for (let i = 0; i < 50; i++) shop.addTool({ name: 'bulk' + i }, () => 'ok');
-      await new Promise((r) => setTimeout(r, 50));
-      const afterBulk = events.length;
+      // Notifications arrive in order: once the resource's has come, every tools one before it has too.
+      const updated = new Promise((resolve, reject) => {
+        const stop = client.onNotification((d) => { if (d.type === 'resourceUpdated') { stop(); resolve(); } });
+        setTimeout(() => reject(new Error('no resourceUpdated notification within 5 s')), 5000);
+      });
       shop.resourceUpdated('shop://cart');
-      await new Promise((r) => setTimeout(r, 50));
+      await updated;
+      const afterBulk = events.findIndex((e) => e.type === 'resourceUpdated');
       return { info: await client.getServerInfo(), ok, bad, cart, product, prompt, afterBulk, events,
         tools: (await client.listTools()).tools.length, calls: window.calls };
     })()`);
@@ -170,7 +174,7 @@ describe('page SDK in real Chromium', () => {
     await child.evaluate(SHOP);
     await child.evaluate(`(async () => {
       window.shop = makeShop();
-      await new Promise((r) => setTimeout(r, 20)); // let the set-up notifications pass
+      await new Promise((r) => setTimeout(r, 0)); // the provider flushes its set-up notifications a task later
       window.server = TabMcp.serveWindow(window.shop, { allowedOrigins: [${JSON.stringify(siteA.url)}] });
     })()`);
     const result = await page.evaluate(`(async () => {

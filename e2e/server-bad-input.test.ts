@@ -41,8 +41,8 @@ describe('bad input on the WebSocket and on stdio', () => {
     machine = await newMachine();
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [serverBin, '--port', String(machine.port), '--token', machine.token],
-      env: { ...process.env, TABMCP_HOME: machine.home } as Record<string, string>,
+      args: [serverBin, '--port', String(machine.port)],
+      env: { ...process.env, TABMCP_HOME: machine.home, TABMCP_TOKEN: machine.token } as Record<string, string>,
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer) => {
@@ -156,8 +156,13 @@ describe('bad input on stdio', () => {
   before(async () => {
     const port = await freePort();
     home = await newMachine();
-    child = spawn(process.execPath, [serverBin, '--port', String(port), '--token', 'stdio-token-0123456789abcdef'], {
-      env: { ...process.env, TABMCP_LOG: 'silent', TABMCP_HOME: home.home },
+    child = spawn(process.execPath, [serverBin, '--port', String(port)], {
+      env: {
+        ...process.env,
+        TABMCP_LOG: 'silent',
+        TABMCP_HOME: home.home,
+        TABMCP_TOKEN: 'stdio-token-0123456789abcdef',
+      },
     });
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString();

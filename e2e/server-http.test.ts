@@ -281,28 +281,26 @@ describe('tabmcp --http serves several clients, each with its own session', () =
     assert.match(JSON.stringify(result), /passed/);
   });
 
-  it('never evicts a busy session: when every session is busy, a new client gets 503 and they all stay', async () => {
+  it('never evicts a busy session: sessions holding a listen stream stay while new clients evict idle ones', async () => {
     const held: AbortController[] = [];
     const busy: string[] = [];
-    let refused: Response | undefined;
+    const initialize = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: jsonHeaders(),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'busy', version: '1' } },
+        }),
+      });
     try {
-      // A session with an open stream is answering a request; the idle ones make room until none is left.
-      for (let i = 0; i < 40 && !refused; i++) {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: jsonHeaders(),
-          body: JSON.stringify({
-            jsonrpc: '2.0',
-            id: 1,
-            method: 'initialize',
-            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'busy', version: '1' } },
-          }),
-        });
-        if (response.status === 503) {
-          refused = response;
-          break;
-        }
+      // A session with an open stream is busy; at most 16 may hold one (docs/security.md), the rest stay evictable.
+      for (let i = 0; i < 40; i++) {
+        const response = await initialize();
         await response.body?.cancel();
+        assert.equal(response.status, 200, 'a new client always gets a session: idle ones make room');
         const session = response.headers.get('mcp-session-id') ?? '';
         await (await postOn(session, { method: 'notifications/initialized' })).body?.cancel();
         const stop = new AbortController();
@@ -317,12 +315,11 @@ describe('tabmcp --http serves several clients, each with its own session', () =
           },
           signal: stop.signal,
         });
-        assert.equal(stream.status, 200);
-        busy.push(session);
+        if (stream.status === 200) busy.push(session);
+        else assert.equal(stream.status, 429);
       }
-      assert.ok(refused, `a new session is refused once all are busy (${busy.length} busy ones opened)`);
-      assert.equal(refused.status, 503);
-      assert.match(((await refused.json()) as { error: { message: string } }).error.message, /busy: retry/);
+      // The SDK clients of the earlier tests hold listen streams of their own.
+      assert.ok(busy.length > 0 && busy.length <= 16, String(busy.length));
       for (const session of busy) {
         const alive = await postOn(session, { id: 9, method: 'tools/list' });
         await alive.body?.cancel();

@@ -102,7 +102,7 @@ async function buildExtension() {
       icons: ICONS,
       minimum_chrome_version: '111',
       background: { service_worker: 'background.js', type: 'module' },
-      permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger'],
+      permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger', 'webNavigation'],
       host_permissions: ['<all_urls>'],
       content_scripts: [
         { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },

@@ -14,8 +14,11 @@ export interface HttpTabmcp {
 export async function startHttpTabmcp(machine: Machine): Promise<HttpTabmcp> {
   const child = spawn(
     process.execPath,
-    [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port), '--token', machine.token],
-    { env: { ...process.env, TABMCP_HOME: machine.home }, stdio: ['ignore', 'ignore', 'pipe'] },
+    [serverBin, '--http', '0', '--launch', '--headless', '--port', String(machine.port)],
+    {
+      env: { ...process.env, TABMCP_HOME: machine.home, TABMCP_TOKEN: machine.token },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -100,7 +100,8 @@ export async function startProxyTabmcp(
   extraArgs: string[] = [],
 ): Promise<ProxyTabmcp> {
   const tabmcp = await startStdioMcp({
-    args: [serverBin, '--proxy', proxyUrl, '--token', token, ...extraArgs],
+    args: [serverBin, '--proxy', proxyUrl, ...extraArgs],
+    env: { TABMCP_TOKEN: token },
     clientName: 'tabmcp-proxy-e2e',
   });
   let closing = false;

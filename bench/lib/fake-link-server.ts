@@ -39,10 +39,11 @@ export async function startFakeLinkServer(token: string): Promise<FakeLinkServer
       else if (message.type === 'connected' || message.type === 'response') pending.get(message.requestId)?.(message);
     });
   };
-  wss.on('connection', (ws) =>
+  wss.on('connection', (ws, request) =>
     authenticateDialler(
       ws,
       token,
+      request.socket.localPort ?? 0,
       () => serve(ws),
       (reason) => {
         refusal = reason;

@@ -31,7 +31,7 @@ export function startRig(nodeArgs: string[] = []): Promise<Rig> {
     const linkPort = await freePort();
     const token = randomBytes(24).toString('base64url');
     const tabmcp = parts.add(
-      await startBenchTabmcp(['--headless', '--port', String(linkPort), '--token', token], nodeArgs),
+      await startBenchTabmcp(['--headless', '--port', String(linkPort)], nodeArgs, { TABMCP_TOKEN: token }),
     );
     const idleMiB = residentMiB(tabmcp.pid);
     parts.add(await launchWithFloor({ port: linkPort, token }, floor.port));

@@ -8,10 +8,30 @@ import { startStdioMcp } from '../../test-support/stdio-client';
 
 export interface RivalProcess {
   pid: number;
+  /** Its working directory, where it writes its output files. */
+  workDir: string;
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
   stderr(): string;
   close(): Promise<void>;
 }
+
+/** The two peers every benchmark runs beside tabmcp: headless, isolated, on the same Chromium build. */
+export const PLAYWRIGHT_MCP = {
+  script: '@playwright/mcp/cli.js',
+  args: ['--headless', '--isolated', '--executable-path', '/usr/bin/chromium', '--no-sandbox'],
+};
+export const DEVTOOLS_MCP = {
+  script: 'chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js',
+  args: [
+    '--headless',
+    '--isolated',
+    '--executablePath',
+    '/usr/bin/chromium',
+    '--chromeArg=--no-sandbox',
+    '--usageStatistics=false',
+    '--performanceCrux=false',
+  ],
+};
 
 /** Another MCP server, from node_modules, over stdio; cwd is a throwaway dir so its output files land there. */
 export async function startRival(script: string, args: string[]): Promise<RivalProcess> {
@@ -29,6 +49,7 @@ export async function startRival(script: string, args: string[]): Promise<RivalP
   });
   return {
     pid: rival.pid,
+    workDir,
     call: async (name, callArgs) => {
       const result = (await rival.client.callTool({ name, arguments: callArgs }, undefined, {
         timeout: 60_000,

@@ -28,7 +28,7 @@ async function listener(port = 0): Promise<{ port: number; frames: string[]; clo
         assert.ok(hello.ok);
         clientNonce = hello.value.nonce;
         serverNonce = newNonce();
-        const proof = await linkProof(TOKEN, 'server', clientNonce, serverNonce);
+        const proof = await linkProof(TOKEN, 'server', (wss.address() as AddressInfo).port, clientNonce, serverNonce);
         socket.send(JSON.stringify({ type: 'authChallenge', nonce: serverNonce, proof }));
         return;
       }
@@ -36,7 +36,13 @@ async function listener(port = 0): Promise<{ port: number; frames: string[]; clo
         // Marked before the await: the frames after the proof arrive while it is being checked.
         proven = true;
         const proof = parseMessage(AuthProof, text, 'proof');
-        assert.ok(proof.ok && sameProof(proof.value.proof, await linkProof(TOKEN, 'client', clientNonce, serverNonce)));
+        assert.ok(
+          proof.ok &&
+            sameProof(
+              proof.value.proof,
+              await linkProof(TOKEN, 'client', (wss.address() as AddressInfo).port, clientNonce, serverNonce),
+            ),
+        );
         return;
       }
       frames.push(text);

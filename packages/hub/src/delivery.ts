@@ -46,7 +46,9 @@ export class TabDelivery {
       const tab = this.#options.tab(tabId);
       if (!tab) throw new ProtocolError(ErrorCode.TabNotFound, `Tab ${tabId} closed before ${what} could run`);
       if (tab.connected) {
-        const id = this.#pending.nextId('call-');
+        // Unguessable and answered only by the tab it went to: another tab (issue 26: ids were call-1, call-2…)
+        // cannot settle this call with a forged result.
+        const id = `call-${crypto.randomUUID()}`;
         const answer = this.#pending.wait(id, tabId, timeoutMs, () => what);
         try {
           transport.send(tabId, build(id));
@@ -67,8 +69,9 @@ export class TabDelivery {
     }
   }
 
-  answer(message: PortResponse): void {
+  answer(message: PortResponse, fromTabId: number): void {
     const id = String(message.id);
+    if (this.#pending.groupOf(id) !== fromTabId) return;
     if (message.result.success) this.#pending.resolve(id, message.result.payload);
     else this.#pending.reject(id, new ProtocolError(ErrorCode.InternalError, message.result.payload));
   }

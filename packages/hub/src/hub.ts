@@ -44,6 +44,7 @@ export class Hub {
   #view: HubView;
   #viewSignature: string;
   #savedAt = Number.NEGATIVE_INFINITY;
+  #savedSignature = '';
 
   constructor(options: HubOptions) {
     const settings = hubSettings(options);
@@ -177,7 +178,7 @@ export class Hub {
    * age), so a restore tells a quiet open tab from one the hub has not seen for an hour.
    */
   keepAlive(): void {
-    if (this.#now() - this.#savedAt >= this.#settings.staleTabMs / 4) this.#save();
+    if (this.#now() - this.#savedAt >= this.#settings.staleTabMs / 4) this.#save(true);
   }
 
   setActiveTab(tabId: number | undefined): void {
@@ -246,7 +247,7 @@ export class Hub {
       return;
     }
     if ('method' in message) this.#register(tabId, message, senderUrl);
-    else this.#delivery.answer(message);
+    else this.#delivery.answer(message, tabId);
   }
 
   #register(tabId: number, message: ToolListMessage, senderUrl: string | undefined): void {
@@ -276,10 +277,21 @@ export class Hub {
     this.#save();
   }
 
-  #save(): void {
+  /**
+   * Writes the snapshot when what it holds changed (issue 26: every change rewrote all of it, a page
+   * re-registering the same tools included); times alone (`lastSeen`, `updatedAt`) do not count, but for keepAlive.
+   */
+  #save(refreshLastSeen = false): void {
     if (!this.#store) return;
+    const snapshot = this.#registry.snapshot();
+    const signature = JSON.stringify({
+      ...snapshot,
+      tabs: snapshot.tabs.map(({ lastSeen: _seen, updatedAt: _updated, ...tab }) => tab),
+    });
+    if (!refreshLastSeen && signature === this.#savedSignature) return;
+    this.#savedSignature = signature;
     this.#savedAt = this.#now();
-    this.#store.save(this.#registry.snapshot());
+    this.#store.save(snapshot);
   }
 
   /** The routes always follow the state; the list is announced only when agents would see a difference. */

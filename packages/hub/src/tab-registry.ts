@@ -149,13 +149,16 @@ export class TabRegistry {
     const tabs: StoredTab[] = [];
     for (const tab of this.tabs.values()) {
       if (tab.domain === undefined || tab.url === undefined) continue;
+      // A site not allowed keeps its tab number, but nothing it wrote reaches the disk: no tools, no
+      // path or query (issue 26); its content script registers them again after a restart.
+      const allowed = this.policy.access(tab.url) === 'allowed';
       tabs.push({
         tabId: tab.tabId,
-        url: tab.url,
+        url: allowed ? tab.url : originOf(tab.url),
         domain: tab.domain,
         ordinal: tab.ordinal,
         ...(tab.source ? { source: tab.source } : {}),
-        tools: tab.tools,
+        tools: allowed ? tab.tools : [],
         updatedAt: tab.updatedAt,
         // A connected tab is alive now; a restored one still waiting keeps what was stored.
         lastSeen: tab.connected ? this.#now() : tab.lastSeen,
@@ -195,4 +198,12 @@ function pageOf(url: string | undefined): string | undefined {
 
 function sameTools(a: Tool[], b: Tool[]): boolean {
   return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
+
+function originOf(url: string): string {
+  try {
+    return `${new URL(url).origin}/`;
+  } catch {
+    return '';
+  }
 }

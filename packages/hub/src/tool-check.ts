@@ -1,4 +1,11 @@
-import { MAX_TAB_TOOL_BYTES, MAX_TOOLS_PER_TAB, serializedSize, Tool, validate } from '@tabmcp/protocol';
+import {
+  jsonShapeProblem,
+  MAX_TAB_TOOL_BYTES,
+  MAX_TOOLS_PER_TAB,
+  serializedSize,
+  Tool,
+  validate,
+} from '@tabmcp/protocol';
 
 export interface CheckedTools {
   accepted: Tool[];
@@ -25,6 +32,11 @@ export function checkTools(tools: readonly unknown[], limits: ToolLimits = TAB_T
   const byName = new Map<string, Tool>();
   const rejected: CheckedTools['rejected'] = [];
   for (const [index, raw] of tools.entries()) {
+    const shape = jsonShapeProblem(raw);
+    if (shape) {
+      rejected.push({ name: nameOf(raw, index), reason: `the definition is not plain JSON: ${shape}` });
+      continue;
+    }
     const parsed = validate(Tool, raw, `tool #${index + 1}`);
     if (!parsed.ok) {
       rejected.push({ name: nameOf(raw, index), reason: parsed.error.message.slice(0, 300) });

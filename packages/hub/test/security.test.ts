@@ -178,3 +178,27 @@ describe('security: names and text a page controls (findings 4, 11)', () => {
     assert.doesNotMatch(shown?.title ?? '', /\n/);
   });
 });
+
+describe('security: one cyclic or very deep schema refuses only its own tool (issue 26)', () => {
+  it('the rest of the list stands, each bad tool refused with its reason', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 100_000; i++) deep = { type: 'array', items: deep };
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport });
+    transport.connect(1, SHOP, [
+      tool('read_a'),
+      tool('cyclic', { inputSchema: cyclic as Tool['inputSchema'] }),
+      tool('deep', { inputSchema: { type: 'object', properties: { d: deep } } }),
+      tool('read_b'),
+    ]);
+    assert.deepEqual(
+      hub.toolsOf(1).map((entry) => entry.name),
+      ['read_a', 'read_b'],
+    );
+    const refusals = hub.audit(['rejected']).map((entry) => JSON.stringify(entry));
+    assert.match(refusals.join('\n'), /cyclic[^\n]*refers to itself/);
+    assert.match(refusals.join('\n'), /deep[^\n]*nests deeper than 64/);
+  });
+});

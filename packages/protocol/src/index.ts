@@ -3,6 +3,7 @@ export * from './errors';
 export * from './extension-id';
 export * from './hub-link';
 export * from './input-mode';
+export * from './json-shape';
 export * from './jsonrpc';
 export * from './limits';
 export * from './link-auth';

@@ -7,12 +7,17 @@ import { z } from 'zod';
  * before the listening side has proved it holds the token.
  *
  *   dialler  → listener  authHello     {nonce: Nc}
- *   listener → dialler   authChallenge {nonce: Ns, proof: HMAC(token, "server|Nc|Ns")}
+ *   listener → dialler   authChallenge {nonce: Ns, proof: HMAC(token, "server|port|Nc|Ns")}
  *   dialler verifies the proof (or hangs up), then
- *   dialler  → listener  authProof     {proof: HMAC(token, "client|Nc|Ns")}
+ *   dialler  → listener  authProof     {proof: HMAC(token, "client|port|Nc|Ns")}
  *   the listener verifies it (or hangs up); only then does the link carry anything else.
+ *
+ * `port` is the TCP port the dialler dialled and the listener took the connection on (issue 26): a
+ * relay on another port that forwards the exchange to a tabmcp holding the same token gets proofs
+ * for that tabmcp's port, which the dialler refuses, and the dialler's proof for the relay's port,
+ * which that tabmcp refuses. No tabmcp can be used as a signing oracle for another endpoint.
  */
-export const LINK_AUTH_VERSION = 'tabmcp-link-auth-1';
+export const LINK_AUTH_VERSION = 'tabmcp-link-auth-2';
 /** Whoever does not finish the exchange within this long is dropped. */
 export const LINK_AUTH_TIMEOUT_MS = 5_000;
 
@@ -25,9 +30,16 @@ export const AuthProof = z.object({ type: z.literal('authProof'), proof: Proof }
 
 export type LinkAuthRole = 'server' | 'client';
 
-/** What each side signs: role-bound, so a proof cannot be reflected back to its sender. */
-export function proofInput(role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
-  return `${LINK_AUTH_VERSION}|${role}|${clientNonce}|${serverNonce}`;
+/** What each side signs: role-bound, so a proof cannot be reflected back to its sender; endpoint-bound, so it cannot be relayed. */
+export function proofInput(role: LinkAuthRole, port: number, clientNonce: string, serverNonce: string): string {
+  return `${LINK_AUTH_VERSION}|${role}|${port}|${clientNonce}|${serverNonce}`;
+}
+
+/** The port a `ws://` or `wss://` URL dials (its scheme's default when it names none). */
+export function dialledPort(url: string): number {
+  const parsed = new URL(url);
+  if (parsed.port) return Number(parsed.port);
+  return parsed.protocol === 'wss:' || parsed.protocol === 'https:' ? 443 : 80;
 }
 
 export function newNonce(): string {
@@ -38,6 +50,7 @@ export function newNonce(): string {
 export async function linkProof(
   token: string,
   role: LinkAuthRole,
+  port: number,
   clientNonce: string,
   serverNonce: string,
 ): Promise<string> {
@@ -45,7 +58,11 @@ export async function linkProof(
   const key = await crypto.subtle.importKey('raw', encoder.encode(token), { name: 'HMAC', hash: 'SHA-256' }, false, [
     'sign',
   ]);
-  const signature = await crypto.subtle.sign('HMAC', key, encoder.encode(proofInput(role, clientNonce, serverNonce)));
+  const signature = await crypto.subtle.sign(
+    'HMAC',
+    key,
+    encoder.encode(proofInput(role, port, clientNonce, serverNonce)),
+  );
   return toHex(new Uint8Array(signature));
 }
 

@@ -50,6 +50,11 @@ export class PendingRequests<T> {
     return this.#entries.has(id);
   }
 
+  /** The group a waiting request was sent to (a tab, a socket), so an answer from elsewhere is refused. */
+  groupOf(id: string): string | number | undefined {
+    return this.#entries.get(id)?.group;
+  }
+
   wait(
     id: string,
     group: string | number,

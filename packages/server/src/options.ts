@@ -21,7 +21,7 @@ export interface CliOptions {
   command: 'serve' | 'pair';
   /** `focused` (default): the focused tab's tools; `all`: every tab's tools under hub names too. */
   view: 'focused' | 'all';
-  /** Remote mode (docs/remote.md): the browser is reached through this proxy; --token is the JWT. */
+  /** Remote mode (docs/remote.md): the browser is reached through this proxy; TABMCP_TOKEN is the JWT. */
   proxy: string | undefined;
   /** With --proxy: connect to the browser of this name, or of this id (list_extensions). */
   browserName: string | undefined;
@@ -52,7 +52,7 @@ Usage: tabmcp [options]
   --headless           launch without a window
   --browser PATH       Chromium/Chrome to launch (default: CHROME_PATH, then the usual paths)
   --port N             local WebSocket port for the extension (default ${DEFAULT_BROWSER_LINK_PORT})
-  --token TOKEN        pairing token (default: kept in $TABMCP_HOME/pairing-token, ~/.tabmcp)
+  (the pairing token: TABMCP_TOKEN in the environment, else kept in $TABMCP_HOME/pairing-token)
   --extension DIR      the built extension to load (default: the one inside this tabmcp package)
   --open URL           first page of a launched browser
   --follow-focus       follow the tab the user activates in the browser
@@ -82,7 +82,7 @@ Usage: tabmcp [options]
 Several tabmcp processes share one browser: the first owns the port, later ones join it.
 
 Remote browser through a proxy (docs/remote.md):
-  --proxy URL          ws:// or wss:// address of a tabmcp proxy; --token is then its access token
+  --proxy URL          ws:// or wss:// address of a tabmcp proxy; TABMCP_TOKEN is then its access token
                        (a JWT; or set TABMCP_PROXY_TOKEN). Not needed when the token given by
                        --token-file or TABMCP_PROXY_TOKEN carries a connection_url claim
   --token-file PATH    read the proxy token from this file at every (re)connect (for rotated tokens)
@@ -117,6 +117,21 @@ function parseExtensionIds(fromFlags: string[], fromEnv: string | undefined): st
       );
   }
   return [...new Set(ids)];
+}
+
+/**
+ * The token never comes from the command line: /proc/<pid>/cmdline shows it to every local user
+ * (issue 26). `--token` is still parsed, only to say where the token goes now.
+ */
+function tokenFrom(flag: string | undefined): string | undefined {
+  if (flag !== undefined) {
+    throw new Error(
+      '--token is no longer accepted: a command line is visible to every user of this machine. Put the token in ' +
+        'the environment instead (TABMCP_TOKEN=<token> tabmcp …), or for --proxy in a file (--token-file PATH) or ' +
+        'TABMCP_PROXY_TOKEN. Without it, tabmcp uses the pairing token kept in $TABMCP_HOME/pairing-token.',
+    );
+  }
+  return process.env.TABMCP_TOKEN || undefined;
 }
 
 export function parseCliOptions(argv: string[]): CliOptions {
@@ -164,7 +179,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     port,
     browserPath: values.browser,
     extensionDir: values.extension ? resolve(values.extension) : defaultExtensionDir(),
-    token: values.token,
+    token: tokenFrom(values.token),
     followFocus: values['follow-focus'] ?? false,
     startUrl: values.open,
     fallbackTools: values['fallback-tools'] ?? false,

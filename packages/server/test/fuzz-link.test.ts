@@ -196,7 +196,8 @@ describe('fuzz: the browser link of the built tabmcp, fed random frames over a r
     port = await freePort();
     token = randomBytes(24).toString('base64url');
     tabmcp = await startTabmcpProcess({
-      args: ['--port', String(port), '--token', token, '--browser', '/nonexistent/chromium'],
+      args: ['--port', String(port), '--browser', '/nonexistent/chromium'],
+      env: { TABMCP_TOKEN: token },
       clientName: 'tabmcp-fuzz',
     });
     client = tabmcp.client;

@@ -1,17 +1,30 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { ErrorCode, ProtocolError, type ServerToExtension } from '@tabmcp/protocol';
 import { LinkEndpoint } from '../src/link/link-endpoint';
 
 describe('LinkEndpoint: one agent end of the browser link', () => {
   it('a timeout names what timed out', async () => {
-    const endpoint = new LinkEndpoint(undefined, 20);
-    endpoint.attach(() => {});
-    await assert.rejects(endpoint.focusTab(42), /The browser extension \(focusTab 42\) did not answer within 20 ms/);
-    await assert.rejects(
-      endpoint.openTab('https://slow.example/', true, 0),
-      (error: Error) => error instanceof ProtocolError && /openTab https:\/\/slow\.example\//.test(error.message),
-    );
+    // openTab's bound is the page-load budget plus a margin (~35 s): the clock is mocked, not waited out.
+    mock.timers.enable({ apis: ['setTimeout'] });
+    try {
+      const endpoint = new LinkEndpoint(undefined, 20);
+      endpoint.attach(() => {});
+      const focusing = assert.rejects(
+        endpoint.focusTab(42),
+        /The browser extension \(focusTab 42\) did not answer within 20 ms/,
+      );
+      mock.timers.tick(20);
+      await focusing;
+      const opening = assert.rejects(
+        endpoint.openTab('https://slow.example/', true, 0),
+        (error: Error) => error instanceof ProtocolError && /openTab https:\/\/slow\.example\//.test(error.message),
+      );
+      mock.timers.tick(120_000);
+      await opening;
+    } finally {
+      mock.timers.reset();
+    }
   });
 
   it('detaching answers every call in flight at once, with the reason', async () => {

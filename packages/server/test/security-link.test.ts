@@ -42,7 +42,8 @@ describe('security: the browser link server', () => {
     });
     cleanups.push(() => new Promise((done) => squatter.close(done)));
     const tabmcp: StdioMcp = await startTabmcpProcess({
-      args: ['--port', String(port), '--token', token, '--browser', '/nonexistent/chromium'],
+      args: ['--port', String(port), '--browser', '/nonexistent/chromium'],
+      env: { TABMCP_TOKEN: token },
       clientName: 'security-peer',
     });
     cleanups.push(() => tabmcp.close());

@@ -14,6 +14,12 @@ const answers: Record<string, unknown> = {
   'resources/list': { resources: [{ uri: 'x://a', name: `a${HOSTILE}`, description: HOSTILE }] },
   'resources/templates/list': { resourceTemplates: [{ uriTemplate: 'x://{n}', name: 't', description: HOSTILE }] },
   'prompts/list': { prompts: [{ name: 'p', description: HOSTILE, arguments: [{ name: 'q', description: HOSTILE }] }] },
+  'resources/read': {
+    contents: [
+      { uri: 'x://a', mimeType: 'text/plain', text: HOSTILE },
+      { uri: 'x://b', blob: 'AAEC' },
+    ],
+  },
   'prompts/get': {
     description: HOSTILE,
     messages: [
@@ -62,5 +68,12 @@ describe('security: page text in resources and prompts (finding 11)', () => {
       assertMarked((message.content as { text: string }).text, 'prompt message');
     }
     assert.match((prompt.messages[1]?.content as { text: string } | undefined)?.text ?? '', /written as assistant/);
+  });
+
+  it('marks and cleans the text a page answers resources/read with (issue 26)', async () => {
+    const client = await connected();
+    const read = await client.readResource({ uri: 'x://a' });
+    assertMarked((read.contents[0] as { text?: string }).text, 'resource contents');
+    assert.equal((read.contents[1] as { blob?: string }).blob, 'AAEC', 'a blob passes as it is');
   });
 });

@@ -1,5 +1,6 @@
 import {
   AuthChallenge,
+  dialledPort,
   type ExtensionToServer,
   KEEPALIVE_INTERVAL_MS,
   type Logger,
@@ -155,7 +156,7 @@ export class BrowserLink {
     socket.onmessage = (event) => {
       if (typeof event.data !== 'string') return;
       if (!this.#authenticated) {
-        void this.#answerChallenge(socket, event.data, token ?? '', clientNonce).then((ok) => {
+        void this.#answerChallenge(socket, event.data, token ?? '', dialledPort(url), clientNonce).then((ok) => {
           if (ok && this.#socket === socket) opened();
         });
         return;
@@ -182,13 +183,19 @@ export class BrowserLink {
    * Checks that the listener holds the pairing token before anything is sent or run: a process
    * squatting the port gets a nonce and a closed socket, never the token, the tabs or a request.
    */
-  async #answerChallenge(socket: WebSocket, text: string, token: string, clientNonce: string): Promise<boolean> {
+  async #answerChallenge(
+    socket: WebSocket,
+    text: string,
+    token: string,
+    port: number,
+    clientNonce: string,
+  ): Promise<boolean> {
     const challenge = parseMessage(AuthChallenge, text, 'authentication challenge', 1_024);
     // Both proofs at once (it shortens the cold start); ours is sent only once the listener's checks out.
     const [expected, proof] = challenge.ok
       ? await Promise.all([
-          linkProof(token, 'server', clientNonce, challenge.value.nonce),
-          linkProof(token, 'client', clientNonce, challenge.value.nonce),
+          linkProof(token, 'server', port, clientNonce, challenge.value.nonce),
+          linkProof(token, 'client', port, clientNonce, challenge.value.nonce),
         ])
       : ['', ''];
     if (!challenge.ok || !sameProof(challenge.value.proof, expected)) {

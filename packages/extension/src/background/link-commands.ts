@@ -12,7 +12,7 @@ import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { browserInfo, toTabInfo } from './tab-info';
-import { waitForTabLoad } from './tab-load';
+import { openTabAndWaitForLoad } from './tab-load';
 
 const LOAD_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_WAIT_MS = 3_000;
@@ -90,12 +90,12 @@ async function run(
     }
     case 'openTab': {
       refuseUnsafeUrl(request.url);
-      const created = await openAgentTab(request.url, request.focus);
-      const tabId = created?.id;
-      if (tabId === undefined)
-        throw new ProtocolError(ErrorCode.InternalError, 'The browser created a tab without an id');
-      const loaded = await waitForLoad(tabId, LOAD_TIMEOUT_MS);
-      const toolsReady = await waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS);
+      const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), LOAD_TIMEOUT_MS);
+      const tabId = loaded.id ?? -1;
+      // about:blank, data: and the like get no content script: nothing will register, so nothing is awaited.
+      const toolsReady = mayRunContentScript(loaded)
+        ? await waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS)
+        : false;
       return {
         type: 'response',
         requestId: request.requestId,
@@ -156,13 +156,10 @@ async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   return tab;
 }
 
-function waitForLoad(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab> {
-  return waitForTabLoad(tabId, {
-    timeoutMs,
-    afterLoading: false,
-    start: async () => {},
-    done: (tab) => tab.status === 'complete',
-  });
+/** The manifest's content scripts match `<all_urls>`: http:, https: and (when the user allows it) file: pages. */
+function mayRunContentScript(tab: chrome.tabs.Tab): boolean {
+  const url = tab.url ?? '';
+  return /^(https?|file):/.test(url);
 }
 
 function waitForTools(hub: Hub, tabId: number, timeoutMs: number): Promise<boolean> {

@@ -1,19 +1,38 @@
 import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
 import { type CallToolResult, type ContentToBackground, waitUntil } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
+import { type NewPageFacts, withNavigationReport, withoutReportLookalikes } from './navigation-report-builder';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
 const REPORT_WAIT_MS = 3_000;
+/**
+ * A marked answer whose navigation the browser has not begun by then was marked by mistake (or by
+ * the page): it goes out as it is. The browser hears of a navigation within milliseconds of the
+ * page's `navigate` event.
+ */
+const START_WAIT_MS = 1_000;
 
-type NewPage = Record<string, unknown>;
 /** The names an agent calls the tools of a tab by: the page's own (focused view) or the hub's (`all` view). */
 type ToolNames = (tab: TabTools) => string[];
 
+/** What became of the navigation a call started, as the browser tells it. */
+type NavigationOutcome =
+  /** The browser loaded no other document after all (a download, a response with no content, cancelled). */
+  | { kind: 'none' }
+  /** The load failed with the browser's error. */
+  | { kind: 'failed'; url: string; error: string }
+  /** The new document is still loading. */
+  | { kind: 'loading' }
+  /** The tab arrived at a new page; `tools` once the page listed them. */
+  | { kind: 'arrived'; url: string; title: string; tools: string[] | undefined }
+  /** The hub-routed call's tab is not known. */
+  | { kind: 'unknown-tab' };
+
 /**
- * Calls a tool of a tab and, when the call loaded another document (the answer carries the
- * content script's mark), says where the tab went: the new URL and title and the tools there, once
- * the page loaded, within 3 s. The tab is watched from the start of the call, because the load may
- * begin before the answer arrives.
+ * Calls a tool of a tab and, when the call started a navigation (the answer carries the content
+ * script's mark), says what became of it: where the tab went (URL, title, tools there), or that
+ * it loaded no other page. The browser's navigation events are heard from the start of the call,
+ * because the load may begin before the answer arrives. Unmarked answers go out at once.
  */
 export async function callToolReportingNavigation(
   hub: Hub,
@@ -22,13 +41,15 @@ export async function callToolReportingNavigation(
   args: Record<string, unknown>,
   timeoutMs: number | undefined,
 ): Promise<CallToolResult> {
-  const loads = watchTabLoads();
+  const navigations = watchNavigations();
+  const derived = derivedTabs(hub);
   try {
     const result = await hub.callTool(tabId, toolName, args, timeoutMs);
-    if (takeMark(result) === undefined) return result;
-    return withNewPage(result, await newPage(hub, tabId, loads, pageNames(hub)));
+    if (takeMark(result) === undefined) return withoutReportLookalikes(result);
+    const outcome = await outcomeOf(hub, tabId, navigations, pageNames(hub));
+    return reportNavigation(result, outcome, derived.has(tabId), hub);
   } finally {
-    loads.stop();
+    navigations.stop();
   }
 }
 
@@ -43,20 +64,17 @@ export async function callHubToolReportingNavigation(
   args: Record<string, unknown>,
   timeoutMs: number | undefined,
 ): Promise<CallToolResult> {
-  const loads = watchTabLoads();
+  const navigations = watchNavigations();
+  const derived = derivedTabs(hub);
   try {
     const result = await hub.callHubTool(name, args, timeoutMs);
     const tabId = takeMark(result);
-    if (tabId === undefined) return result;
-    if (typeof tabId !== 'number') {
-      return withNewPage(result, {
-        navigating: true,
-        note: 'The tab is loading another page; call get_page_content to read it.',
-      });
-    }
-    return withNewPage(result, await newPage(hub, tabId, loads, hubNames(hub)));
+    if (tabId === undefined) return withoutReportLookalikes(result);
+    if (typeof tabId !== 'number') return reportNavigation(result, { kind: 'unknown-tab' }, false, hub);
+    const outcome = await outcomeOf(hub, tabId, navigations, hubNames(hub));
+    return reportNavigation(result, outcome, derived.has(tabId), hub);
   } finally {
-    loads.stop();
+    navigations.stop();
   }
 }
 
@@ -82,6 +100,10 @@ const hubNames =
   ({ tabId, domain, ordinal }) =>
     domain === undefined ? [] : hub.toolsOf(tabId).map((tool) => hubToolName(domain, ordinal, tool.name, new Set()));
 
+/** Tabs whose tools tabmcp derived: only their one-object answers are tabmcp's own to merge the report into. */
+const derivedTabs = (hub: Hub): Set<number> =>
+  new Set(hub.tabs().flatMap((tab) => (tab.source === 'dom' ? [tab.tabId] : [])));
+
 /** The mark's value (the answering tab's id once markTab wrote it), taken off; undefined when unmarked. */
 function takeMark(result: CallToolResult): unknown {
   const meta = result._meta;
@@ -92,49 +114,74 @@ function takeMark(result: CallToolResult): unknown {
   return mark ?? true;
 }
 
-async function newPage(hub: Hub, tabId: number, loads: TabLoadWatch, names: ToolNames): Promise<NewPage> {
+async function outcomeOf(
+  hub: Hub,
+  tabId: number,
+  navigations: NavigationWatch,
+  names: ToolNames,
+): Promise<NavigationOutcome> {
   const deadline = Date.now() + REPORT_WAIT_MS;
-  const loaded = await loads.loaded(tabId, REPORT_WAIT_MS);
-  if (!loaded?.url) {
-    return {
-      navigating: true,
-      note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
-    };
-  }
+  const started = await navigations.until(tabId, (state) => state.started || state.closed, START_WAIT_MS);
+  if (!started?.started) return { kind: 'none' };
+  const ended = await navigations.until(
+    tabId,
+    (state) => state.error !== undefined || state.complete !== undefined || state.closed,
+    deadline - Date.now(),
+  );
+  if (ended?.error === ABORTED) return { kind: 'none' };
+  if (ended?.error !== undefined) return { kind: 'failed', url: ended.url ?? '', error: ended.error };
+  const loaded = ended?.complete;
+  if (!loaded?.url) return { kind: 'loading' };
   const tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
   // The title may have been set after the load event reported the tab.
   const tab = await chrome.tabs.get(tabId).catch(() => loaded);
-  return {
-    url: tab.url ?? loaded.url,
-    title: tab.title ?? '',
-    ...(tools ? { tools } : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
-  };
+  return { kind: 'arrived', url: tab.url ?? loaded.url, title: tab.title ?? '', tools };
 }
+
+/** A navigation replaced by another, a download, or a response with no content: no page of its own. */
+const ABORTED = 'net::ERR_ABORTED';
 
 /**
- * Merged into the answer when it is one JSON object (the derived tools' answers), whose
- * `navigating` it replaces (kept while the page still loads); else a second text block after the
- * page's own answer.
+ * The answer as the agent gets it, once the navigation's outcome is known: the report is built by
+ * navigation-report-builder.ts from tabmcp's own facts only. When no page loaded, the answer stays
+ * as the action made it; once another page arrived, what the action changed on the page it left is dropped.
  */
-function withNewPage(result: CallToolResult, page: NewPage): CallToolResult {
-  const [only, ...others] = result.content;
-  const answer =
-    others.length === 0 && only?.type === 'text' ? parseObject((only as { text: string }).text) : undefined;
-  if (answer) {
-    const { navigating: _replaced, ...rest } = answer;
-    return { ...result, content: [{ type: 'text', text: JSON.stringify({ ...rest, ...page }) }] };
-  }
-  return { ...result, content: [...result.content, { type: 'text', text: JSON.stringify(page) }] };
+function reportNavigation(
+  result: CallToolResult,
+  outcome: NavigationOutcome,
+  answeredByTabmcp: boolean,
+  hub: Hub,
+): CallToolResult {
+  const facts = factsOf(outcome);
+  if (facts === undefined) return withoutReportLookalikes(result);
+  return withNavigationReport(result, facts, {
+    answeredByTabmcp,
+    leftThePage: outcome.kind === 'arrived' || outcome.kind === 'loading',
+    siteAccess: (url) => hub.siteAccess(url),
+  });
 }
 
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
+function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
+  switch (outcome.kind) {
+    case 'none':
+      return undefined;
+    case 'failed':
+      return { navigated: false, loadError: outcome.error, url: outcome.url };
+    case 'loading':
+      return {
+        navigating: true,
+        note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
+      };
+    case 'unknown-tab':
+      return { navigating: true, note: 'The tab is loading another page; call get_page_content to read it.' };
+    case 'arrived':
+      return {
+        url: outcome.url,
+        title: outcome.title,
+        ...(outcome.tools
+          ? { tools: outcome.tools }
+          : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
+      };
   }
 }
 
@@ -166,47 +213,96 @@ function toolsOfPage(
   });
 }
 
-interface TabLoadWatch {
-  /** The tab once a load that began after the watch started completed; undefined on timeout or close. */
-  loaded(tabId: number, timeoutMs: number): Promise<chrome.tabs.Tab | undefined>;
+/** What the browser said of a tab's latest navigation since the watch began. */
+interface NavigationState {
+  started: boolean;
+  url?: string;
+  error?: string;
+  complete?: chrome.tabs.Tab;
+  closed: boolean;
+}
+
+interface NavigationWatch {
+  /** The tab's state once `reached` holds for it; undefined if it does not within `timeoutMs`. */
+  until(
+    tabId: number,
+    reached: (state: NavigationState) => boolean,
+    timeoutMs: number,
+  ): Promise<NavigationState | undefined>;
   stop(): void;
 }
 
-/** Watches the loads of every tab: a hub-routed call learns its tab only from the answer. */
-function watchTabLoads(): TabLoadWatch {
-  const loading = new Set<number>();
-  const closed = new Set<number>();
-  const completed = new Map<number, chrome.tabs.Tab>();
-  const wakers = new Map<number, () => void>();
-  const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
-    if (change.status === 'loading') {
-      loading.add(id);
-      completed.delete(id);
-    } else if (change.status === 'complete' && loading.has(id)) {
-      completed.set(id, tab);
-      wakers.get(id)?.();
+/**
+ * Hears the top-frame navigations of every tab (a hub-routed call learns its tab only from the
+ * answer): webNavigation says when one begins, commits or fails (a download ends as ERR_ABORTED),
+ * tabs.onUpdated when its page completed. Same-document changes (pushState, #fragment) begin no
+ * navigation here. A prerendered page's own events are not the tab's.
+ */
+function watchNavigations(): NavigationWatch {
+  const states = new Map<number, NavigationState>();
+  const wakers = new Map<number, Set<() => void>>();
+  const stateOf = (tabId: number): NavigationState => {
+    let state = states.get(tabId);
+    if (!state) {
+      state = { started: false, closed: false };
+      states.set(tabId, state);
     }
+    return state;
   };
-  const onRemoved = (id: number) => {
-    closed.add(id);
-    wakers.get(id)?.();
+  const changed = (tabId: number, change: (state: NavigationState) => void) => {
+    change(stateOf(tabId));
+    for (const wake of wakers.get(tabId) ?? []) wake();
   };
+  const topFrame = (details: { frameId: number; documentLifecycle?: string }) =>
+    details.frameId === 0 && details.documentLifecycle !== 'prerender';
+  const onBeforeNavigate = (details: chrome.webNavigation.WebNavigationBaseCallbackDetails) => {
+    if (!topFrame(details)) return;
+    changed(details.tabId, (state) => {
+      Object.assign(state, { started: true, url: details.url, error: undefined, complete: undefined });
+    });
+  };
+  const onError = (details: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails) => {
+    if (!topFrame(details)) return;
+    changed(details.tabId, (state) => {
+      state.error = details.error;
+    });
+  };
+  const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
+    if (change.status !== 'complete' || !states.get(id)?.started) return;
+    changed(id, (state) => {
+      state.complete = tab;
+    });
+  };
+  const onRemoved = (id: number) =>
+    changed(id, (state) => {
+      state.closed = true;
+    });
+  chrome.webNavigation.onBeforeNavigate.addListener(onBeforeNavigate);
+  chrome.webNavigation.onErrorOccurred.addListener(onError);
   chrome.tabs.onUpdated.addListener(onUpdated);
   chrome.tabs.onRemoved.addListener(onRemoved);
   return {
-    loaded: (tabId, timeoutMs) =>
-      completed.has(tabId) || closed.has(tabId)
-        ? Promise.resolve(completed.get(tabId))
-        : waitUntil<chrome.tabs.Tab | undefined>(
-            (done) => {
-              wakers.set(tabId, () => done(completed.get(tabId)));
-              return () => {
-                wakers.delete(tabId);
-              };
-            },
-            { timeoutMs, onTimeout: () => undefined },
-          ),
+    until: (tabId, reached, timeoutMs) => {
+      const now = states.get(tabId);
+      if (now && reached(now)) return Promise.resolve(now);
+      if (timeoutMs <= 0) return Promise.resolve(now);
+      return waitUntil<NavigationState | undefined>(
+        (done) => {
+          const wake = () => {
+            const state = states.get(tabId);
+            if (state && reached(state)) done(state);
+          };
+          const set = wakers.get(tabId) ?? new Set();
+          set.add(wake);
+          wakers.set(tabId, set);
+          return () => set.delete(wake);
+        },
+        { timeoutMs, onTimeout: () => states.get(tabId) },
+      );
+    },
     stop: () => {
+      chrome.webNavigation.onBeforeNavigate.removeListener(onBeforeNavigate);
+      chrome.webNavigation.onErrorOccurred.removeListener(onError);
       chrome.tabs.onUpdated.removeListener(onUpdated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
     },

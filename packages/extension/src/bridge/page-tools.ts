@@ -4,6 +4,11 @@ import { findFormTools } from './declarative-forms';
 import { callWebMcpTool, listWebMcpTools, type ModelContextLike } from './webmcp-context';
 
 const RESCAN_DEBOUNCE_MS = 50;
+/**
+ * Taken before page-activity.ts wraps `setTimeout` (this module runs first): the bridge's own rescan
+ * after a page change is not something a call of the page's tools started, and must not hold its answer.
+ */
+const untrackedSetTimeout = window.setTimeout.bind(window);
 const FORM_ATTRIBUTES = ['toolname', 'tooldescription', 'tooltitle', 'toolautosubmit', 'toolparamdescription', 'name'];
 
 export interface PageTools {
@@ -42,10 +47,10 @@ export async function watchPageTools(context: ModelContextLike | undefined): Pro
     for (const tool of formTools) registrations.push(provider.addTool(tool.descriptor, (args) => tool.run(args)));
   };
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: number | undefined;
   const soon = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => void sync(), RESCAN_DEBOUNCE_MS);
+    timer = untrackedSetTimeout(() => void sync(), RESCAN_DEBOUNCE_MS);
   };
   context?.addEventListener('toolchange', soon);
   new MutationObserver(soon).observe(document.documentElement, {

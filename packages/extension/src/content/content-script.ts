@@ -1,5 +1,6 @@
 import type { TabClient } from '@tabmcp/page';
 import {
+  jsonShapeProblem,
   type PageBrowserCapabilities,
   type Tool,
   Tool as ToolSchema,
@@ -123,8 +124,10 @@ function main(): void {
         if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
         else dom.stop();
       },
-      // Already debounced by the DOM source, and awaited after its own actions: sent at once.
+      // After an action of its own, awaited before the answer: sent at once.
       () => publish('browser/updateTools').catch(reportError),
+      // The page changed on its own: rate-limited per tab like the page's own list_changed.
+      () => updates.changed(),
       reportError,
     );
   let domTools = scheduleDerived(
@@ -222,6 +225,12 @@ async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource)
   if (!Array.isArray(result?.tools)) throw new Error(`The page's ${source} server returned no tool list`);
   // One malformed tool must not hide the page's other tools: drop it here with its reason.
   return result.tools.flatMap((raw: unknown) => {
+    // A cyclic or very deep schema would make the whole list fail to serialize: drop that tool alone.
+    const shape = jsonShapeProblem(raw);
+    if (shape) {
+      reportError(`A page tool was dropped: ${shape}`);
+      return [];
+    }
     const checked = validate(ToolSchema, raw, 'page tool');
     if (checked.ok) return [checked.value];
     reportError(checked.error);

@@ -1,4 +1,5 @@
 import { ErrorCode } from '@tabmcp/protocol';
+import { TokenExpiry } from '../auth/token-expiry';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { LeveledLogger } from '../log/logger';
 import { AuthenticateResult, ExtensionFrame } from '../wire/client-messages';
@@ -44,6 +45,9 @@ export class ExtensionSession implements Session {
   private readonly bucket: TokenBucket;
   private handshakeTimer: NodeJS.Timeout | undefined;
   private lastRateWarning = 0;
+  private readonly expiry = new TokenExpiry(() =>
+    this.close(CloseCode.PolicyViolation, 'Token expired: connect again with a fresh token'),
+  );
 
   constructor(
     private readonly host: ExtensionSessionHost,
@@ -75,15 +79,21 @@ export class ExtensionSession implements Session {
       return;
     }
     const frame = decoded.value;
+    // Replies count too (issue 26: each fake reply to a client on another instance was a Redis PUBLISH);
+    // the authenticate answer does not. An honest extension replies no faster than it is asked.
+    if (frame.method === undefined && this.state !== 'ready') {
+      this.onResponse(frame);
+      return;
+    }
+    if (!this.bucket.take()) {
+      this.rateLimited(frame.method === undefined ? undefined : frame.id);
+      return;
+    }
     if (frame.method === undefined) {
       this.onResponse(frame);
       return;
     }
     // Extensions are passive: their requests are refused, their notifications go to attached clients.
-    if (!this.bucket.take()) {
-      this.rateLimited(frame.id);
-      return;
-    }
     const hasId = frame.id !== undefined && frame.id !== null;
     if (this.state !== 'ready') {
       if (hasId) this.send(errorFrameOf(frame.id ?? null, ErrorCode.ServerError, 'Not authenticated'));
@@ -106,6 +116,7 @@ export class ExtensionSession implements Session {
     if (this.state === 'closed') return;
     this.state = 'closed';
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.expiry.stop();
     this.host.extensionClosed(this, 'Extension closed');
   }
 
@@ -186,6 +197,7 @@ export class ExtensionSession implements Session {
         if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
         this.handshakeTimer = undefined;
         this.userId = verified.userId;
+        this.expiry.watch(verified);
         this.name = name;
         this.extensionId = newExtensionId();
         this.state = 'ready';

@@ -1,4 +1,5 @@
 import { describeIssues, ErrorCode, type JsonRpcId, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import { TokenExpiry } from '../auth/token-expiry';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { ExtensionRecord } from '../cluster/cluster';
 import type { LeveledLogger } from '../log/logger';
@@ -64,6 +65,9 @@ export class McpSession implements Session {
   /** Frames that arrived while the handshake token was being checked; replayed after it. */
   private backlog: string[] = [];
   private lastRateWarning = 0;
+  private readonly expiry = new TokenExpiry(() =>
+    this.close(CloseCode.PolicyViolation, 'Token expired: connect again with a fresh token'),
+  );
 
   constructor(
     private readonly host: McpSessionHost,
@@ -133,6 +137,7 @@ export class McpSession implements Session {
     this.state = 'closed';
     this.backlog = [];
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
+    this.expiry.stop();
     if (this.connecting) this.connecting.abandoned = 'cancelled';
     this.connecting = undefined;
     const link = this.link;
@@ -199,6 +204,7 @@ export class McpSession implements Session {
 
   private becomeAuthenticated(identity: Identity): void {
     this.userId = identity.userId;
+    this.expiry.watch(identity);
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.handshakeTimer = undefined;
     this.host.logger.info('mcp.authenticated', { mcp_client_id: this.mcpClientId, user_id: this.userId });
@@ -235,6 +241,8 @@ export class McpSession implements Session {
           return;
         }
         if (!wasReady) this.becomeAuthenticated(identity);
+        // A fresh token on a live connection moves its deadline.
+        else this.expiry.watch(identity);
         this.state = 'ready';
         this.send(resultFrame(id, this.handshakeResult()));
         const backlog = this.backlog;

@@ -63,11 +63,23 @@ export interface ProxyServer {
 interface SocketState {
   session: Session;
   alive: boolean;
+  /** The budget it counts against (sourceKey). */
+  source: string;
+  /** Closes the socket (the oldest anonymous one makes room for a newcomer when their budget is full). */
+  evict(): void;
 }
 
-/** Sockets that have not authenticated yet, by remote address: their own small budget. */
+/**
+ * Sockets that have not authenticated yet, by remote address (an IPv6 address by its /64, what one
+ * host is usually given): their own small budget. When it is full, the oldest makes room for the
+ * newcomer (issue 26: ~60 source addresses filled it and every real browser and agent got 503, while
+ * the anonymous sockets each had 10 s left). tabmcp's own clients present their token at the upgrade
+ * and never count here.
+ */
 class UnauthenticatedSockets {
   readonly #bySource = new Map<string, Set<SocketState>>();
+  /** Insertion order is age order: the first is the oldest. */
+  readonly #all = new Set<SocketState>();
   #count = 0;
 
   add(source: string, state: SocketState): void {
@@ -77,12 +89,14 @@ class UnauthenticatedSockets {
       this.#bySource.set(source, set);
     }
     set.add(state);
+    this.#all.add(state);
     this.#count++;
   }
 
   remove(source: string, state: SocketState): void {
     const set = this.#bySource.get(source);
     if (!set?.delete(state)) return;
+    this.#all.delete(state);
     this.#count--;
     if (set.size === 0) this.#bySource.delete(source);
   }
@@ -96,6 +110,10 @@ class UnauthenticatedSockets {
 
   get count(): number {
     return this.#count;
+  }
+
+  oldest(): SocketState | undefined {
+    return this.#all.values().next().value;
   }
 
   from(source: string): number {
@@ -166,9 +184,16 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     writeJson(res, 404, { error: 'Not found: the endpoints are /extension, /mcp (WebSocket) and GET /health' });
   };
 
+  // Slowloris: a request (an upgrade included) whose headers have not all arrived within the handshake
+  // deadline is dropped, checked every second (Node's defaults: 60 s, checked every 30 s).
+  const timeouts = {
+    headersTimeout: limits.handshakeTimeoutMs,
+    requestTimeout: limits.handshakeTimeoutMs,
+    connectionsCheckingInterval: Math.min(1_000, limits.handshakeTimeoutMs),
+  };
   const server = options.tls
-    ? https.createServer({ cert: options.tls.cert, key: options.tls.key }, onRequest)
-    : http.createServer(onRequest);
+    ? https.createServer({ cert: options.tls.cert, key: options.tls.key, ...timeouts }, onRequest)
+    : http.createServer(timeouts, onRequest);
   server.on('clientError', (_error, socket) => socket.destroy());
 
   const attachSocket = (ws: WebSocket, role: 'extension' | 'mcp', identity: Identity | undefined, source: string) => {
@@ -188,7 +213,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       },
     };
     const session = role === 'extension' ? core.acceptExtension(peer, identity) : core.acceptMcpClient(peer, identity);
-    const state: SocketState = { session, alive: true };
+    const state: SocketState = {
+      session,
+      alive: true,
+      source,
+      evict: () => ws.close(1013, 'Too many connections still authenticating: authenticate sooner, or at the upgrade'),
+    };
     sockets.set(ws, state);
     if (!session.isAuthenticated) unauthenticated.add(source, state);
     ws.on('message', (data: RawData) => {
@@ -224,7 +254,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
     const role = url.pathname === '/extension' ? 'extension' : url.pathname === '/mcp' ? 'mcp' : undefined;
     if (!role) return rejectUpgrade(socket, 404, 'Unknown endpoint: use /extension or /mcp');
     if (shuttingDown) return rejectUpgrade(socket, 503, 'Proxy shutting down');
-    const source = req.socket.remoteAddress ?? 'unknown';
+    const source = sourceKey(req.socket.remoteAddress);
     const token = tokenFromUpgrade(req, url);
     unauthenticated.prune();
     const authenticatedSockets = sockets.size - unauthenticated.count;
@@ -232,12 +262,15 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       return rejectUpgrade(socket, 503, 'Too many connections');
     }
     if (token === undefined) {
-      if (unauthenticated.count >= limits.maxUnauthenticated) {
-        return rejectUpgrade(socket, 503, 'Too many connections still authenticating');
-      }
       if (unauthenticated.from(source) >= limits.maxUnauthenticatedPerSource) {
         logger.warn('source.too_many_unauthenticated', { role });
         return rejectUpgrade(socket, 429, 'Too many connections still authenticating from this address');
+      }
+      const oldest = unauthenticated.count >= limits.maxUnauthenticated ? unauthenticated.oldest() : undefined;
+      if (oldest) {
+        logger.warn('socket.unauthenticated_evicted', { role });
+        unauthenticated.remove(oldest.source, oldest);
+        oldest.evict();
       }
     }
     const accept = (identity?: Identity) => {
@@ -335,6 +368,22 @@ function writeJson(res: http.ServerResponse, status: number, body: unknown): voi
 function rawByteLength(data: RawData): number {
   if (Array.isArray(data)) return data.reduce((total, chunk) => total + chunk.byteLength, 0);
   return data.byteLength;
+}
+
+/** Who a budget counts: an IPv4 address, or an IPv6 address's /64 (one host, or one user's network). */
+function sourceKey(address: string | undefined): string {
+  if (address === undefined) return 'unknown';
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('::');
+  const groups = [...head.split(':').filter(Boolean)];
+  if (groups.length < 4) {
+    const tailGroups = tail.split(':').filter(Boolean);
+    const missing = 8 - groups.length - tailGroups.length;
+    groups.push(...Array<string>(Math.max(0, missing)).fill('0'), ...tailGroups);
+  }
+  return `${groups.slice(0, 4).join(':')}::/64`;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: the only hosts a plain ws:// listener may use without a flag. */

@@ -7,7 +7,7 @@ import type { BrowserLauncher, LaunchRequest } from '../core/browser-connection'
 import { type BrowserWatchdog, watchBrowser } from './browser-watchdog';
 import { chromiumArgs } from './chromium-args';
 import { findBrowser, INSTALL_INSTRUCTIONS } from './find-browser';
-import { chooseProfileRoot, profileRoots, RAM_PROFILE_DISK_CACHE_BYTES } from './profile-root';
+import { chooseProfileRoot, profileRoots, RAM_PROFILE_DISK_CACHE_BYTES, storageBoundArgs } from './profile-root';
 import { markProfileOwner, PROFILE_PREFIX, reclaimStaleProfiles } from './stale-profiles';
 
 export interface LaunchOptions {
@@ -81,6 +81,7 @@ export class ChromiumLauncher implements BrowserLauncher {
     const args = [
       ...chromiumArgs({ headless: this.#options.headless, profileDir, extensionDirs: [extensionDir] }),
       ...(profileRoot.inMemory ? [`--disk-cache-size=${RAM_PROFILE_DISK_CACHE_BYTES}`] : []),
+      ...storageBoundArgs(profileRoot.dir),
       // For tests and debugging, e.g. --remote-debugging-port=0.
       ...(process.env.TABMCP_BROWSER_ARGS?.split(' ').filter(Boolean) ?? []),
       this.#options.startUrl ?? 'about:blank',

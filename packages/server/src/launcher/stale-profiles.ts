@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { privateFolderProblem } from './profile-root';
 
 export const PROFILE_PREFIX = 'tabmcp-profile-';
 const OWNER_FILE = 'owner.json';
@@ -25,8 +26,14 @@ function alive(pid: number): boolean {
  * process tree killed at once): removes the profiles, pairing token included, whose tabmcp and
  * browser are both gone. A profile without an owner file (one being created, or another
  * version's) is left alone; a reused pid only keeps a profile longer.
+ *
+ * `root` must be this user's private folder (profile-root.ts), else nothing is removed: a recursive
+ * remove follows a subfolder swapped for a symlink mid-walk, so it is only safe where nobody else
+ * can write (issue 26: another user's planted profile made the sweep delete the victim's ~/.ssh).
+ * Each profile is also checked with lstat: a link or what this user does not own is never removed.
  */
 export async function reclaimStaleProfiles(root: string): Promise<string[]> {
+  if (privateFolderProblem(root) !== undefined) return [];
   let entries: string[];
   try {
     entries = (await readdir(root)).filter((entry) => entry.startsWith(PROFILE_PREFIX));
@@ -36,6 +43,7 @@ export async function reclaimStaleProfiles(root: string): Promise<string[]> {
   const reclaimed: string[] = [];
   for (const entry of entries) {
     const dir = join(root, entry);
+    if (!(await isOwnFolder(dir))) continue;
     let owner: { pid?: unknown; browserPid?: unknown };
     try {
       owner = JSON.parse(await readFile(join(dir, OWNER_FILE), 'utf8')) as typeof owner;
@@ -48,4 +56,13 @@ export async function reclaimStaleProfiles(root: string): Promise<string[]> {
     reclaimed.push(dir);
   }
   return reclaimed;
+}
+
+async function isOwnFolder(dir: string): Promise<boolean> {
+  try {
+    const stats = await lstat(dir);
+    return stats.isDirectory() && !stats.isSymbolicLink() && stats.uid === (process.getuid?.() ?? stats.uid);
+  } catch {
+    return false;
+  }
 }

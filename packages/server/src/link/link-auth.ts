@@ -3,6 +3,7 @@ import {
   AuthChallenge,
   AuthHello,
   AuthProof,
+  dialledPort,
   LINK_AUTH_TIMEOUT_MS,
   type LinkAuthRole,
   parseMessage,
@@ -12,9 +13,15 @@ import {
 import type WebSocket from 'ws';
 
 /** HMAC-SHA256 of protocol/link-auth's input, synchronous so no frame can slip in while it runs. */
-function nodeLinkProof(token: string, role: LinkAuthRole, clientNonce: string, serverNonce: string): string {
+function nodeLinkProof(
+  token: string,
+  role: LinkAuthRole,
+  port: number,
+  clientNonce: string,
+  serverNonce: string,
+): string {
   return createHmac('sha256', token)
-    .update(proofInput(role, clientNonce, serverNonce))
+    .update(proofInput(role, port, clientNonce, serverNonce))
     .digest('hex');
 }
 
@@ -29,11 +36,13 @@ const AUTH_FRAME_BYTES = 1_024;
 /**
  * The listening side of the exchange in protocol/link-auth.ts. Calls `accepted` once the dialler
  * proved it holds the token (in the same tick as the proof, so its next frame finds the real
- * handlers); closes the socket on anything else.
+ * handlers); closes the socket on anything else. `port` is the local port the connection came in on
+ * (`request.socket.localPort`): both proofs are bound to it.
  */
 export function authenticateDialler(
   ws: WebSocket,
   token: string,
+  port: number,
   accepted: () => void,
   refused: (reason: string) => void,
 ): void {
@@ -53,13 +62,13 @@ export function authenticateDialler(
       const hello = parseMessage(AuthHello, text, 'authentication hello', AUTH_FRAME_BYTES);
       if (!hello.ok) return fail('the first frame was not authHello');
       clientNonce = hello.value.nonce;
-      const proof = nodeLinkProof(token, 'server', clientNonce, serverNonce);
+      const proof = nodeLinkProof(token, 'server', port, clientNonce, serverNonce);
       ws.send(JSON.stringify({ type: 'authChallenge', nonce: serverNonce, proof }));
       return;
     }
     const answer = parseMessage(AuthProof, text, 'authentication proof', AUTH_FRAME_BYTES);
     if (!answer.ok) return fail('the second frame was not authProof');
-    if (!equalHex(answer.value.proof, nodeLinkProof(token, 'client', clientNonce, serverNonce))) {
+    if (!equalHex(answer.value.proof, nodeLinkProof(token, 'client', port, clientNonce, serverNonce))) {
       return fail('wrong pairing token');
     }
     clearTimeout(timer);
@@ -75,16 +84,19 @@ export function authenticateDialler(
  */
 export function authenticateListener(ws: WebSocket, token: string): Promise<void> {
   const clientNonce = randomBytes(32).toString('hex');
+  const port = dialledPort(ws.url);
   const authenticated = waitUntil<void>(
     (done, fail) => {
       const onMessage = (data: WebSocket.RawData, isBinary: boolean) => {
         const challenge = parseMessage(AuthChallenge, isBinary ? '' : data.toString(), 'challenge', AUTH_FRAME_BYTES);
         if (!challenge.ok) return fail(new Error('The process on this port does not speak the tabmcp link'));
         const { nonce: serverNonce, proof } = challenge.value;
-        if (!equalHex(proof, nodeLinkProof(token, 'server', clientNonce, serverNonce))) {
+        if (!equalHex(proof, nodeLinkProof(token, 'server', port, clientNonce, serverNonce))) {
           return fail(new Error('The process on this port does not hold the pairing token; nothing was sent to it'));
         }
-        ws.send(JSON.stringify({ type: 'authProof', proof: nodeLinkProof(token, 'client', clientNonce, serverNonce) }));
+        ws.send(
+          JSON.stringify({ type: 'authProof', proof: nodeLinkProof(token, 'client', port, clientNonce, serverNonce) }),
+        );
         done();
       };
       ws.on('message', onMessage);

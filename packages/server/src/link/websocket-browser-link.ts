@@ -87,6 +87,7 @@ export class WebSocketBrowserLink {
         authenticateDialler(
           ws,
           this.#options.token,
+          request.socket.localPort ?? 0,
           () => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)),
           (reason) => this.#log('link.refused', { peer, reason }),
         ),

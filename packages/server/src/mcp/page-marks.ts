@@ -82,3 +82,20 @@ export function markPrompt<T extends Entry>(result: T, origin: string): T {
     }),
   };
 }
+
+/**
+ * resources/read: each text content is the page's words like any other (issue 26: they reached the
+ * agent unmarked), so it is cleaned and marked with the origin; its uri is one clean line. Blobs are
+ * bytes the agent decodes itself and pass as they are.
+ */
+export function markResourceContents<T extends Entry>(result: T, origin: string): T {
+  const contents = Array.isArray(result.contents) ? (result.contents as Entry[]) : [];
+  return {
+    ...result,
+    contents: contents.map((content) => ({
+      ...content,
+      ...(typeof content.uri === 'string' ? { uri: cleanPageLine(content.uri).slice(0, 8_192) } : {}),
+      ...(typeof content.text === 'string' ? { text: markPageText(content.text, origin, 'resource') } : {}),
+    })),
+  };
+}

@@ -8,7 +8,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { errorMessage, type PageMethod } from '@tabmcp/protocol';
 import type { PageEvent } from '../core/page-event';
-import { markPrompt, markPromptList, markResourceList, markResourceTemplates } from './page-marks';
+import {
+  markPrompt,
+  markPromptList,
+  markResourceContents,
+  markResourceList,
+  markResourceTemplates,
+} from './page-marks';
 
 /** The session's side of the MCP face of page resources and prompts. */
 export interface PagePrimitives {
@@ -36,6 +42,8 @@ function mark<T>(method: PageMethod, result: T, origin: string): T {
       return markPromptList(entry, origin) as T;
     case 'prompts/get':
       return markPrompt(entry, origin) as T;
+    case 'resources/read':
+      return markResourceContents(entry, origin) as T;
     default:
       return result;
   }

@@ -16,8 +16,12 @@ import { createMcpServer } from './serve-mcp';
  * says nothing of who sent it, so the server cannot tell a client that holds a listen stream from
  * one that never opened any, and only the latter needs them (docs/decisions.md, issue 12).
  */
+/** Open `subscriptions/listen` streams at once: each holds a socket and a server instance (issue 26: no cap). */
+const MAX_LISTEN_STREAMS = 32;
+
 export class ModernHttpLeg {
   #handler: McpHttpHandler | undefined;
+  #listening = 0;
 
   constructor(
     private readonly newView: () => McpView,
@@ -25,6 +29,20 @@ export class ModernHttpLeg {
   ) {}
 
   async handle(request: IncomingMessage, response: ServerResponse, body: unknown, url: string): Promise<void> {
+    if ((body as { method?: unknown } | null)?.method === 'subscriptions/listen') {
+      if (this.#listening >= MAX_LISTEN_STREAMS) {
+        const id = (body as { id?: unknown }).id ?? null;
+        const message = `At most ${MAX_LISTEN_STREAMS} subscriptions/listen streams may be open at once: close one.`;
+        response
+          .writeHead(429, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32000, message } }));
+        return;
+      }
+      this.#listening += 1;
+      response.once('close', () => {
+        this.#listening -= 1;
+      });
+    }
     const handler = this.#ensure();
     const abort = new AbortController();
     response.on('close', () => abort.abort());

@@ -24,6 +24,11 @@ export interface HttpServeOptions {
 export const MCP_PATH = '/mcp';
 /** Sessions kept at once for one bearer token; each holds a browser-link endpoint and its own tool state. */
 const MAX_SESSIONS_PER_TOKEN = 32;
+/**
+ * Open GET listen streams per token. Each keeps its session busy (never evicted), so without a cap
+ * 32 of them locked every new client out with 503 (issue 26); half the table stays for the rest.
+ */
+const MAX_LISTEN_STREAMS_PER_TOKEN = MAX_SESSIONS_PER_TOKEN / 2;
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
@@ -49,6 +54,7 @@ export async function serveHttp(
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
   const log = options.log ?? (() => {});
   const sessions = new Map<string, HttpSession>();
+  let listenStreams = 0;
   let actualPort = options.port;
   const modern = options.newSharedView ? new ModernHttpLeg(options.newSharedView, { log }) : undefined;
 
@@ -76,6 +82,20 @@ export async function serveHttp(
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing && typeof sessionId === 'string') {
+      if (request.method === 'GET') {
+        if (listenStreams >= MAX_LISTEN_STREAMS_PER_TOKEN) {
+          jsonError(
+            response,
+            429,
+            `At most ${MAX_LISTEN_STREAMS_PER_TOKEN} GET listen streams may be open at once: close one (each POST's answer streams on its own).`,
+          );
+          return;
+        }
+        listenStreams += 1;
+        response.once('close', () => {
+          listenStreams -= 1;
+        });
+      }
       // Most recently used last: when the table is full, the session idle longest goes first.
       sessions.delete(sessionId);
       sessions.set(sessionId, existing);

@@ -206,7 +206,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     while (!this.#stopped) {
       let rpc: ProxyRpc | undefined;
       try {
-        rpc = await ProxyRpc.open(`${this.#options.proxyUrl}/mcp`, this.#log);
+        rpc = await ProxyRpc.open(`${this.#options.proxyUrl}/mcp`, this.#log, this.#token());
         this.#rpc = rpc;
         const current = rpc;
         rpc.onnotification = (method, params) => this.#onNotification(current, method, params);

@@ -56,9 +56,18 @@ export class ProxyRpc {
     this.#ping.unref();
   }
 
-  static open(url: string, log: Logger): Promise<ProxyRpc> {
+  /**
+   * `token` goes in the upgrade's Authorization header: the proxy checks it before a socket exists,
+   * and a socket that came with a valid token never counts toward the budget of anonymous ones, so
+   * sockets held open by others cannot lock this client out (issue 26).
+   */
+  static open(url: string, log: Logger, token?: string): Promise<ProxyRpc> {
     return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { maxPayload: MAX_MESSAGE_BYTES, handshakeTimeout: OPEN_TIMEOUT_MS });
+      const socket = new WebSocket(url, {
+        maxPayload: MAX_MESSAGE_BYTES,
+        handshakeTimeout: OPEN_TIMEOUT_MS,
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+      });
       const fail = (error: Error) => {
         socket.removeAllListeners();
         socket.on('error', () => {});
@@ -66,9 +75,17 @@ export class ProxyRpc {
         reject(new ProtocolError(ErrorCode.BrowserNotConnected, `Cannot reach the proxy at ${url}: ${error.message}`));
       };
       socket.once('error', fail);
-      socket.once('unexpected-response', (_request, response) =>
-        fail(new Error(`HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim())),
-      );
+      // A refused upgrade says why in its JSON body (`{"error": "Authentication failed: …"}`): keep that.
+      socket.once('unexpected-response', (_request, response) => {
+        const status = `HTTP ${response.statusCode} ${response.statusMessage ?? ''}`.trim();
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          if (body.length < 2_048) body += chunk;
+        });
+        response.once('error', () => fail(new Error(status)));
+        response.once('end', () => fail(new Error(upgradeRefusal(status, body))));
+      });
       socket.once('open', () => {
         socket.off('error', fail);
         resolve(new ProxyRpc(socket, log));
@@ -141,5 +158,15 @@ export class ProxyRpc {
         ? this.#pending.reject(id, new ProtocolError(message.error.code, message.error.message))
         : this.#pending.resolve(id, message.result);
     if (!settled) log('proxy.late-reply', { id });
+  }
+}
+
+function upgradeRefusal(status: string, body: string): string {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = typeof parsed === 'object' && parsed !== null ? (parsed as { error?: unknown }).error : undefined;
+    return typeof error === 'string' ? `${error.slice(0, 500)} (${status})` : status;
+  } catch {
+    return status;
   }
 }

@@ -12,7 +12,7 @@ import { ProxySession } from './proxy-session';
 const CONNECT_GRACE_MS = 8_000;
 
 /**
- * `tabmcp --proxy <url> --token <jwt>`: the MCP server of a local agent, with the browser behind a
+ * `TABMCP_TOKEN=<jwt> tabmcp --proxy <url>`: the MCP server of a local agent, with the browser behind a
  * remote proxy (docs/remote.md). Over stdio one session, over --http one per MCP client, each with
  * its own proxy connection.
  */
@@ -20,7 +20,7 @@ export async function runProxyClient(options: CliOptions & { proxy: string }, lo
   const readFile = options.tokenFile ? tokenFileReader(options.tokenFile) : undefined;
   const token = readFile ?? options.token ?? process.env.TABMCP_PROXY_TOKEN;
   const refusal = !token
-    ? '--proxy needs the access token: --token <jwt>, --token-file <path>, or TABMCP_PROXY_TOKEN in the environment.'
+    ? '--proxy needs the access token: --token-file <path>, or TABMCP_PROXY_TOKEN (or TABMCP_TOKEN) in the environment.'
     : options.view === 'all'
       ? '--view all is not available with --proxy (the focused view is).'
       : options.launch

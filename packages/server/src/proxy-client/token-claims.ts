@@ -19,7 +19,7 @@ export function connectionUrlOf(jwt: string): string | undefined {
 
 /**
  * Remote mode without `--proxy`: a proxy token given by `--token-file` or TABMCP_PROXY_TOKEN whose
- * `connection_url` names the proxy. A local pairing token (`--token`) is never read as one.
+ * `connection_url` names the proxy. A local pairing token (`TABMCP_TOKEN`) is never read as one.
  */
 export function impliedProxyUrl(
   tokenFile: string | undefined,

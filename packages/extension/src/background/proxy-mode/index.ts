@@ -7,6 +7,7 @@ import { methodRunner } from './method-table';
 import { loadProxyConfig, PROXY_CONFIG_KEYS, PROXY_STATUS_KEY } from './proxy-config';
 import { ProxyLink } from './proxy-link';
 import { ScreenshotTaker } from './screenshot';
+import { withSiteDecisions } from './site-guard';
 import { tabMethods } from './tab-methods';
 import { TabWatch } from './tab-watch';
 
@@ -19,10 +20,12 @@ const ALARM = 'tabmcp-proxy';
  */
 export function startProxyMode(hub: Hub, debuggers: DebuggerSessions, log: Logger): ProxyLink {
   const watch = new TabWatch(hub);
-  const run = methodRunner({
-    ...tabMethods(hub, watch),
-    ...interactionMethods(debuggers, new ScreenshotTaker()),
-  });
+  const run = methodRunner(
+    withSiteDecisions(hub, {
+      ...tabMethods(hub, watch),
+      ...interactionMethods(debuggers, new ScreenshotTaker()),
+    }),
+  );
   const { name, version } = browserInfo();
   const link = new ProxyLink(() => loadProxyConfig(`${name} ${version.split('.')[0]}`), run, log);
   link.onstatus = (status) => void chrome.storage.local.set({ [PROXY_STATUS_KEY]: status }).catch(() => {});

@@ -53,6 +53,8 @@ export class ProxyLink {
   #retry: ReturnType<typeof setTimeout> | undefined;
   #refresh: ReturnType<typeof setTimeout> | undefined;
   #dialing = false;
+  /** The last upgrade was refused (a browser is told no reason): dial once without the token to hear why. */
+  #upgradeRefused = false;
   onstatus: ((status: ProxyLinkStatus) => void) | undefined;
 
   constructor(loadConfig: () => Promise<ProxyConfig | undefined>, run: MethodRunner, log: Logger) {
@@ -102,14 +104,20 @@ export class ProxyLink {
     }
     let socket: WebSocket;
     try {
-      socket = new WebSocket(`${config.proxyUrl}/extension`);
+      // A browser cannot set headers on a WebSocket: the token goes in the query, which the proxy checks
+      // before the socket exists, so anonymous sockets held by others cannot lock this browser out (issue 26).
+      const query = this.#upgradeRefused ? '' : `?access_token=${encodeURIComponent(config.proxyToken)}`;
+      socket = new WebSocket(`${config.proxyUrl}/extension${query}`);
     } catch (error) {
       this.#closed(`Cannot dial ${config.proxyUrl}: ${errorMessage(error)}`);
       return;
     }
     this.#socket = socket;
     this.#setStatus({ state: 'connecting', ...this.#where() });
+    let opened = false;
     socket.onopen = () => {
+      opened = true;
+      this.#upgradeRefused = false;
       if (this.#socket === socket) this.#setStatus({ state: 'authenticating', ...this.#where() });
     };
     socket.onmessage = (event) => {
@@ -119,6 +127,7 @@ export class ProxyLink {
       if (this.#socket !== socket) return;
       this.#socket = undefined;
       clearTimeout(this.#refresh);
+      this.#upgradeRefused = !opened;
       const reason = event.reason ? `${event.reason} (code ${event.code})` : `code ${event.code}`;
       this.#closed(`The proxy closed the connection: ${reason}`);
     };

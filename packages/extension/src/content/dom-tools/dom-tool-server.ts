@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '@tabmcp/protocol';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
+import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections } from './collections';
 import { contentTool } from './content';
@@ -48,6 +49,7 @@ export class DomToolServer {
     this.#reading = options.reading ?? false;
     this.#reserved = options.reserved ?? [];
     this.#hover = new HoverRules(doc);
+    recordChanges(doc);
     const server = this;
     this.#context = {
       handles: handlesOfThisDocument(),
@@ -196,16 +198,24 @@ export class DomToolServer {
 
   /**
    * Re-derives the tools after the page changes, at most once per `debounceMs`, and publishes real
-   * changes with `announce` (also right after an action of ours, before its result is answered).
+   * changes with `pageChanged` (rate-limited per tab by the caller); right after an action of ours,
+   * before its result is answered, with `announce` at once.
    */
-  observe(debounceMs: number, announce: () => Promise<void>): () => void {
+  observe(
+    debounceMs: number,
+    announce: () => Promise<void>,
+    pageChanged: () => void = () => void announce(),
+  ): () => void {
     this.#announce = announce;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const observer = new MutationObserver(() => {
+    const observer = new MutationObserver((records) => {
       if (timer) return;
+      // A part that ticks on its own (a clock, a countdown) changes no tool: not derived again at each tick.
+      const now = performance.now();
+      if (records.every((record) => record.type !== 'attributes' && wasTicking(record.target, now))) return;
       timer = setTimeout(() => {
         timer = undefined;
-        if (this.refresh()) void announce();
+        if (this.refresh()) pageChanged();
       }, debounceMs);
     });
     observer.observe(this.#doc.documentElement, {

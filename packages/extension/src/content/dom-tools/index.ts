@@ -27,6 +27,7 @@ export function scheduleDomTools(
   channels: string[],
   onstart: (source: DomToolSource) => void,
   announce: () => Promise<void>,
+  pageChanged: () => void,
   report: (error: unknown) => void,
 ): ScheduledDomTools {
   const onMessage = (event: MessageEvent) => {
@@ -41,7 +42,7 @@ export function scheduleDomTools(
     window.removeEventListener('message', onMessage);
     try {
       const server = new DomToolServer(document);
-      const stopObserving = server.observe(REFRESH_DEBOUNCE_MS, announce);
+      const stopObserving = server.observe(REFRESH_DEBOUNCE_MS, announce, pageChanged);
       onstart({ server, stop: stopObserving });
     } catch (error) {
       report(error);

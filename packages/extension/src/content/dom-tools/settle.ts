@@ -1,7 +1,10 @@
+import { watchActivity } from '../page-activity';
+import { duringAction, wasTicking } from './change-history';
 import { type RenderContext, renderMarkdown } from './render';
+import { waitForSettle } from './settle-wait';
 import { clean, isVisible } from './text';
 
-const QUIET_MS = 150;
+/** The bound on waiting for an action's changes; the common case answers in a few milliseconds. */
 const MAX_WAIT_MS = 2_000;
 const MAX_CHANGE_CHARS = 2_000;
 const MAX_REMOVED_CHARS = 500;
@@ -12,16 +15,19 @@ export interface Observed {
   changes: string;
   removed: string;
   messages: string[];
-  /** The page started loading another document. */
+  /** The action started loading another document (the background confirms it and says where). */
   navigating: boolean;
   url?: string;
   title?: string;
 }
 
 /**
- * Runs an action, then waits until the page stops changing (150 ms without mutations, 2 s at
- * most) and reports what it added, removed and announced, so an agent sees the outcome without
- * reading the whole page again. A page that starts to unload is answered at once.
+ * Runs an action, then waits until the changes it caused have settled (docs/dom-tools.md, "How an
+ * action settles"): its own mutations, and the timers and requests it started, as the MAIN world
+ * reports them (bridge/page-activity.ts). No fixed quiet time: an action that changes nothing
+ * answers after one turn of the event loop. A part of the page that was changing on its own
+ * before the action (a clock) neither holds the answer nor is reported. A navigation the action
+ * started answers at once, without reading the page again.
  */
 export async function actAndObserve(
   action: () => void | Promise<void>,
@@ -31,44 +37,68 @@ export async function actAndObserve(
   const doc = document;
   const root = doc.body ?? doc.documentElement;
   const before = { url: location.href, title: doc.title, lines: pageLines(root, context) };
+  const since = performance.now();
   const touched: Node[] = [];
+  const ticked = new Set<Node>();
+  const listeners = new Set<() => void>();
+  let unloading = false;
   let navigating = false;
-  let quietTimer: ReturnType<typeof setTimeout> | undefined;
-  let finish: () => void = () => {};
-  const done = new Promise<void>((resolve) => {
-    finish = resolve;
-  });
   const observer = new MutationObserver((records) => {
+    let own = false;
     for (const record of records) {
+      if (wasTicking(record.target, since)) {
+        ticked.add(record.target);
+        continue;
+      }
+      own = true;
       touched.push(record.target);
       for (const node of record.addedNodes) touched.push(node);
     }
-    clearTimeout(quietTimer);
-    quietTimer = setTimeout(finish, QUIET_MS);
+    if (own) for (const listener of listeners) listener();
   });
-  const onUnload = () => {
-    navigating = true;
-    finish();
+  // A fake `pagehide` dispatched by the page is not its unloading.
+  const onUnload = (event: Event) => {
+    if (!event.isTrusted) return;
+    unloading = true;
+    for (const listener of listeners) listener();
   };
+  const actionEnded = duringAction();
   observer.observe(root, { childList: true, subtree: true, characterData: true });
-  window.addEventListener('beforeunload', onUnload);
   window.addEventListener('pagehide', onUnload);
-  const cap = setTimeout(finish, MAX_WAIT_MS);
-  quietTimer = setTimeout(finish, QUIET_MS);
+  const activity = watchActivity();
   try {
-    await action();
-    if (keepWatching()) await done;
-    else navigating = true;
+    try {
+      await action();
+    } finally {
+      activity.close();
+    }
+    if (keepWatching()) {
+      await waitForSettle({
+        busy: () => activity.pending() > 0,
+        over: () => unloading || activity.navigating() !== undefined,
+        subscribe: (changed) => {
+          listeners.add(changed);
+          const stopReports = activity.onReport(changed);
+          return () => {
+            listeners.delete(changed);
+            stopReports();
+          };
+        },
+        maxWaitMs: MAX_WAIT_MS,
+      });
+    } else navigating = true;
   } finally {
     observer.takeRecords();
     observer.disconnect();
-    window.removeEventListener('beforeunload', onUnload);
     window.removeEventListener('pagehide', onUnload);
-    clearTimeout(quietTimer);
-    clearTimeout(cap);
+    activity.stop();
+    actionEnded();
   }
+  navigating ||= unloading || activity.navigating() !== undefined;
+  // A document on its way out is not read again: the answer must leave before the new document commits.
   if (navigating) return { changes: '', removed: '', messages: [], navigating };
-  const { added, removed } = lineDiff(before.lines, pageLines(root, context));
+  const tickingText = [...ticked].map((node) => clean(node.textContent, 200)).filter(Boolean);
+  const { added, removed } = withoutTicking(lineDiff(before.lines, pageLines(root, context)), tickingText);
   const messages = messagesAmong(touched);
   // A line whose elements are still there changed state: its new form in `changes` says it all.
   const stillThere = new Set(added.map(handlesOf).filter(Boolean));
@@ -94,11 +124,28 @@ export async function actAndObserve(
       MAX_REMOVED_CHARS,
     ),
     messages,
-    navigating: false,
+    navigating,
   };
   if (location.href !== before.url) observed.url = location.href;
   if (doc.title !== before.title) observed.title = doc.title;
   return observed;
+}
+
+/**
+ * The diff without the lines of parts that tick on their own: a line holding a ticking part's text
+ * now, and the line it replaced (the same line with other numbers).
+ */
+function withoutTicking(
+  diff: { added: string[]; removed: string[] },
+  tickingText: string[],
+): { added: string[]; removed: string[] } {
+  if (tickingText.length === 0) return diff;
+  const ticking = (line: string) => tickingText.some((text) => line.includes(text));
+  const tickingKeys = new Set(diff.added.filter(ticking).map((line) => numbersOut(line) ?? withoutHandles(line)));
+  return {
+    added: diff.added.filter((line) => !ticking(line)),
+    removed: diff.removed.filter((line) => !tickingKeys.has(numbersOut(line) ?? withoutHandles(line))),
+  };
 }
 
 /** The page as get_page_content reads it, one line per block. */
