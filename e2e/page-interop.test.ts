@@ -67,6 +67,7 @@ describe('interop: every kind of page reaches MCP clients', () => {
       'open_tab',
       'focus_tab',
       'close_tab',
+      'handle_dialog',
       'connect_browser',
       'get_page_content',
       'open_link',

@@ -10,6 +10,7 @@ const STABLE = [
   'open_tab',
   'focus_tab',
   'close_tab',
+  'handle_dialog',
   'list_page_tools',
   'call_page_tool',
 ];

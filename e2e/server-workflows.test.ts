@@ -75,6 +75,7 @@ describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
       'open_tab',
       'focus_tab',
       'close_tab',
+      'handle_dialog',
       'star_repo',
       'watch_repo',
       'fork_repo',

@@ -7,6 +7,7 @@ import {
   SiteAccess,
   UnwatchHubToolsMessage,
 } from './hub-link';
+import { InputMode } from './input-mode';
 import { JsonRpcErrorObject } from './jsonrpc';
 import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
@@ -40,7 +41,13 @@ const RequestId = z.string().min(1).max(128);
 // Server → extension
 export const ServerToExtension = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pong') }),
-  z.object({ type: z.literal('connect'), requestId: RequestId, launch: z.boolean().optional() }),
+  z.object({
+    type: z.literal('connect'),
+    requestId: RequestId,
+    launch: z.boolean().optional(),
+    /** The agent's `--input`; without it the extension's options page decides. */
+    input: InputMode.optional(),
+  }),
   z.object({
     type: z.literal('openTab'),
     requestId: RequestId,

@@ -2,6 +2,7 @@ export * from './browser-link';
 export * from './errors';
 export * from './extension-id';
 export * from './hub-link';
+export * from './input-mode';
 export * from './json-shape';
 export * from './jsonrpc';
 export * from './limits';

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
   });
   const newSession = (viewName = options.view) => {
     const endpoint = link.createEndpoint();
+    endpoint.inputMode = options.input;
     const session = new BrowserSession({
       connection: endpoint,
       launcher,

@@ -36,7 +36,11 @@ export interface CliOptions {
   /** Issue 11: join the browser at the first tools/list, for clients that start a process per call. */
   autoConnect: boolean;
   logLevel: LogLevel | 'silent';
+  /** How the extension acts on pages (docs/dom-tools.md, "Trusted input"); undefined: its options page decides. */
+  input: InputModeOption | undefined;
 }
+
+type InputModeOption = 'auto' | 'trusted' | 'synthetic';
 
 export const USAGE = `tabmcp: an MCP server (stdio) that gives agents the tools of your browser tabs.
 
@@ -73,6 +77,12 @@ Usage: tabmcp [options]
   --auto-connect       connect to the browser already running with the extension (or owned by another
                        tabmcp) at the first tools/list, waiting up to 8 s: for clients that start a
                        new process per call. Launches nothing; implies --view all unless --view is given
+  --input auto|trusted|synthetic
+                       how pages are acted on: auto (the extension's default) sends synthetic events
+                       and the browser's own input (chrome.debugger; Chrome shows a "started
+                       debugging" bar meanwhile) where an action needs it, and answers dialogs;
+                       trusted always uses the browser's input; synthetic never attaches the debugger
+                       (dialogs are then reported, not answered)
   --log-level LEVEL    error, warn, info (default) or debug (one line per MCP message), on stderr
   -h, --help           this text
   -v, --version        print the version
@@ -166,6 +176,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
 
       'auto-connect': { type: 'boolean', default: false },
       'log-level': { type: 'string' },
+      input: { type: 'string' },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -203,12 +214,18 @@ export function parseCliOptions(argv: string[]): CliOptions {
 
     autoConnect: values['auto-connect'] ?? false,
     logLevel: parseLogLevel(values['log-level']),
+    input: parseInputMode(values.input),
   };
 }
 
 function parseView(value: string | undefined): 'focused' | 'all' {
   if (value === undefined || value === 'focused' || value === 'all') return value ?? 'focused';
   throw new Error(`--view must be focused or all, got ${value}`);
+}
+
+function parseInputMode(value: string | undefined): InputModeOption | undefined {
+  if (value === undefined || value === 'auto' || value === 'trusted' || value === 'synthetic') return value;
+  throw new Error(`--input must be auto, trusted or synthetic, got ${value}`);
 }
 
 function parseProxyUrl(value: string | undefined): string | undefined {

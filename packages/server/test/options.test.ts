@@ -50,3 +50,12 @@ describe('--log-level (issue 11)', () => {
     assert.equal(parseCliOptions([]).view, 'focused');
   });
 });
+
+describe('--input (issue 23)', () => {
+  it('takes auto, trusted or synthetic, leaves the choice to the extension without it, and refuses anything else', () => {
+    assert.equal(parseCliOptions(['--input', 'synthetic']).input, 'synthetic');
+    assert.equal(parseCliOptions(['--input', 'trusted']).input, 'trusted');
+    assert.equal(parseCliOptions([]).input, undefined);
+    assert.throws(() => parseCliOptions(['--input', 'fast']), /--input must be auto, trusted or synthetic, got fast/);
+  });
+});

@@ -41,7 +41,7 @@ describe('BrowserSession robustness', () => {
     await new Promise((done) => setTimeout(done, 30));
     await settle();
     assert.equal(changes(), before + 1);
-    assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab']);
+    assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog']);
   });
 
   it('fallback tools: every core tool always listed, page tools reachable by name', async () => {
@@ -54,6 +54,7 @@ describe('BrowserSession robustness', () => {
       'open_tab',
       'focus_tab',
       'close_tab',
+      'handle_dialog',
       'list_page_tools',
       'call_page_tool',
     ]);

@@ -7,6 +7,9 @@ import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
+import { DebuggerSessions } from './debugger/debugger-sessions';
+import { serveTrustedInput } from './debugger/trusted-input';
+import { startDialogWatch } from './dialogs/dialog-gate';
 import { tagTabDocuments } from './document-tags';
 import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
@@ -98,7 +101,10 @@ chrome.alarms.onAlarm.addListener(() => {
 });
 chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 // Remote access through a proxy (docs/remote.md), when configured.
-const proxyLink = startProxyMode(hub, log);
+const debuggers = new DebuggerSessions(log);
+startDialogWatch(debuggers, log);
+serveTrustedInput(debuggers, log);
+const proxyLink = startProxyMode(hub, debuggers, log);
 
 // The server must see the same tools after a worker restart: restore first, then dial.
 Promise.all([restoreHub(hub), findKeepers()])

@@ -8,6 +8,8 @@ import {
   waitUntil,
 } from '@tabmcp/protocol';
 import { browserInfo } from './browser-identity';
+import { answerAroundDialogs } from './dialogs/dialog-gate';
+import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { toTabInfo } from './tab-info';
@@ -25,7 +27,9 @@ export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwat
  */
 export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {
   if (request.type === 'callTool') {
-    callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs).then(
+    answerAroundDialogs(request.tabId, request.toolName, request.args, () =>
+      callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
+    ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
       (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
     );
@@ -67,6 +71,7 @@ async function run(
 ): Promise<ExtensionToServer> {
   switch (request.type) {
     case 'connect': {
+      setServerInputMode(request.input);
       const tabs = await chrome.tabs.query({});
       return {
         type: 'connected',

@@ -2,6 +2,7 @@ import { type PageMcpApi, serveTab } from '@tabmcp/page';
 import type { ToolSource } from '@tabmcp/protocol';
 import { BRIDGE_CHANNEL, SOURCE_META_KEY } from './channel';
 import { findFormTools } from './declarative-forms';
+import { announceDialogs } from './dialog-announce';
 import { watchPageActivity } from './page-activity';
 import { hasWebMcpTools, watchPageTools } from './page-tools';
 import { findModelContext } from './webmcp-context';
@@ -76,6 +77,7 @@ const marker = Symbol.for('tabmcp.bridge');
 const scope = globalThis as { [marker]?: boolean };
 if (!scope[marker]) {
   scope[marker] = true;
+  announceDialogs();
   watchPageActivity();
   start();
 }

@@ -9,6 +9,7 @@ import {
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL } from '../bridge/channel';
+import { relayDialogs } from './dialog-relay';
 import { documentTagSettled } from './document-tag';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
@@ -250,5 +251,6 @@ const marker = Symbol.for('tabmcp.content');
 const scope = globalThis as { [marker]?: boolean };
 if (!scope[marker]) {
   scope[marker] = true;
+  relayDialogs();
   main();
 }

@@ -17,6 +17,7 @@ import {
 } from './tool-errors';
 import { type TabState, type ToolSession, toTabState } from './tool-session';
 import { connectBrowserTool, connectOrLaunchBrowserTool } from './tools/connection';
+import { dialogTool } from './tools/dialog';
 import { fallbackTools } from './tools/fallback';
 import { tabTools } from './tools/tabs';
 
@@ -155,7 +156,7 @@ export class BrowserSession {
 
   #pickCoreTools(): void {
     const connect = this.#options.launchByDefault ? connectOrLaunchBrowserTool : connectBrowserTool;
-    const tools = [connect, ...tabTools, ...(this.#options.fallbackTools ? fallbackTools : [])];
+    const tools = [connect, ...tabTools, dialogTool, ...(this.#options.fallbackTools ? fallbackTools : [])];
     this.#coreTools = new Map(tools.map((tool) => [tool.listed.name, tool]));
     this.#coreToolNames = new Set(this.#coreTools.keys());
   }
@@ -209,7 +210,7 @@ export class BrowserSession {
       case 'CONNECTED_NO_FOCUS':
         return ['list_tabs', 'open_tab', 'focus_tab'];
       case 'TAB_FOCUSED':
-        return ['list_tabs', 'open_tab', 'focus_tab', 'close_tab'];
+        return ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog'];
     }
   }
 

@@ -4,6 +4,7 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
+  type InputMode,
   ListenerSet,
   type Logger,
   type OpenTabResult,
@@ -36,6 +37,8 @@ export class LinkEndpoint implements BrowserConnection {
   readonly #listeners = new ListenerSet<LinkEvents>();
 
   readonly #requestTimeoutMs: number;
+  /** The agent's `--input`, told to the extension with each connect. */
+  inputMode: InputMode | undefined;
 
   constructor(
     log?: Logger,
@@ -118,7 +121,8 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   async connect() {
-    const reply = await this.#request({ type: 'connect', requestId: '' }, 'connect');
+    const input = this.inputMode === undefined ? {} : { input: this.inputMode };
+    const reply = await this.#request({ type: 'connect', requestId: '', ...input }, 'connect');
     if (reply.kind !== 'connected')
       throw new ProtocolError(ErrorCode.InternalError, 'The extension answered connect with something else');
     return { browser: reply.browser, tabs: reply.tabs };

@@ -1,7 +1,7 @@
 import type { Hub } from '@tabmcp/hub';
 import { KEEPALIVE_INTERVAL_MS, type Logger } from '@tabmcp/protocol';
 import { browserInfo } from '../browser-identity';
-import { DebuggerSessions } from './debugger-sessions';
+import type { DebuggerSessions } from '../debugger/debugger-sessions';
 import { interactionMethods } from './interaction-methods';
 import { methodRunner } from './method-table';
 import { loadProxyConfig, PROXY_CONFIG_KEYS, PROXY_STATUS_KEY } from './proxy-config';
@@ -18,12 +18,12 @@ const ALARM = 'tabmcp-proxy';
  * remote MCP clients through a proxy-protocol.md relay, beside the local link. Listeners are added
  * now (an MV3 worker must add them in its first task); the caller dials with `ensure()`.
  */
-export function startProxyMode(hub: Hub, log: Logger): ProxyLink {
+export function startProxyMode(hub: Hub, debuggers: DebuggerSessions, log: Logger): ProxyLink {
   const watch = new TabWatch(hub);
   const run = methodRunner(
     withSiteDecisions(hub, {
       ...tabMethods(hub, watch),
-      ...interactionMethods(new DebuggerSessions(), new ScreenshotTaker()),
+      ...interactionMethods(debuggers, new ScreenshotTaker()),
     }),
   );
   const { name, version } = browserInfo();

@@ -1,5 +1,5 @@
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
-import type { DebuggerSessions } from './debugger-sessions';
+import type { DebuggerSessions } from '../debugger/debugger-sessions';
 import type { MethodHandlers } from './method-table';
 import { getTab } from './navigation';
 import type { ScreenshotTaker } from './screenshot';
@@ -63,6 +63,8 @@ export function interactionMethods(
     },
     forwardCDPCommand: async ({ tabId, method, params }) => {
       await getTab(tabId);
+      // A remote client's CDP state (enabled domains, breakpoints) must outlive the idle detach.
+      cdp.hold(tabId, 'proxy mode');
       return { result: (await cdp.send(tabId, method, params)) ?? {} };
     },
     screenshot: (params) => screenshots.capture(params),

@@ -9,6 +9,7 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { browserInfo } from '../browser-identity';
+import { answerAroundDialogs } from '../dialogs/dialog-gate';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
 import { localCommand } from './local-command';
@@ -80,7 +81,7 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return { tabId, tools: hub.toolsOf(tabId) };
     },
     callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
-      callToolReportingNavigation(hub, tabId, name, args, timeoutMs),
+      answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
     pageRequest: async ({ tabId, method, params }) =>
       (await localCommand(hub, {
         type: 'pageRequest',

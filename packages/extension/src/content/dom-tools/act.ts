@@ -7,8 +7,28 @@ import { hiddenRoot } from './hover';
 import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { expectChecked, expectSelected, expectValue } from './readback';
 import { isShown, quoted } from './text';
+import {
+  dragTo,
+  trustedClick,
+  trustedFill,
+  trustedHover,
+  trustedPress,
+  uploadFile,
+  usesTrusted,
+} from './trusted-actions';
 
-const ACTIONS = ['click', 'dblclick', 'hover', 'fill', 'check', 'uncheck', 'select', 'press'] as const;
+const ACTIONS = [
+  'click',
+  'dblclick',
+  'hover',
+  'fill',
+  'check',
+  'uncheck',
+  'select',
+  'press',
+  'drag',
+  'upload',
+] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** The floor: one tool that acts on any handle from get_page_content, so no page is a dead end. */
@@ -16,7 +36,7 @@ export function actTool(name: string, context: ToolContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter), press takes key (default Enter). Prefer a named tool when one fits.',
+      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter), press takes key (default Enter), drag takes value: the handle to drop on, upload takes value: a local file path. Prefer a named tool when one fits.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -60,16 +80,31 @@ export async function actOn(
   const named = label.startsWith('Item ')
     ? `${describeElement(element)} of ${label.replace(/^Item/, 'item')}`
     : describeElement(element);
+  // Where synthetic events fall short (or --input trusted), the browser's own input (trusted-actions.ts).
+  const trusted =
+    action === 'check' || action === 'uncheck' || action === 'select' ? false : await usesTrusted(action, element);
   switch (action) {
     case 'click':
-      return context.perform(`clicked ${named}`, () => click(element), { subject: element });
+      return context.perform(
+        `clicked ${named}`,
+        async () => {
+          if (!(trusted && (await trustedClick(element, 1)))) click(element);
+        },
+        { subject: element },
+      );
     case 'dblclick':
-      return context.perform(`double-clicked ${named}`, () => doubleClick(element));
+      return context.perform(`double-clicked ${named}`, async () => {
+        if (!(trusted && (await trustedClick(element, 2)))) doubleClick(element);
+      });
     case 'hover':
-      return context.perform(`hovered ${named}`, () => hover(element));
+      return context.perform(`hovered ${named}`, async () => {
+        if (!(trusted && (await trustedHover(element)))) hover(element);
+      });
     case 'press': {
       const key = typeof args.key === 'string' && args.key ? args.key : 'Enter';
-      return context.perform(`pressed ${key} on ${named}`, () => void pressKey(element, key));
+      return context.perform(`pressed ${key} on ${named}`, async () => {
+        if (!(trusted && (await trustedPress(element, key)))) pressKey(element, key);
+      });
     }
     case 'fill': {
       const submit = args.submit === true;
@@ -79,6 +114,8 @@ export async function actOn(
       return context.perform(
         `filled ${named}${submit ? ' and pressed Enter' : ''}`,
         async () => {
+          // Trusted typing presses Enter itself: its value is read back only when it does not submit.
+          if (trusted && (await trustedFill(element, value, submit))) return;
           fillText(element, value);
           if (!submit) return;
           typed = readback();
@@ -88,6 +125,13 @@ export async function actOn(
         { readback: submit ? () => typed : readback },
       );
     }
+    case 'drag': {
+      const target = context.handles.resolve(value);
+      if ('error' in target) return errorResult(`drag needs value: the handle to drop on. ${target.error}`);
+      return dragTo(element, target.element, `dragged ${named} onto ${describeElement(target.element)}`, context);
+    }
+    case 'upload':
+      return uploadFile(element, value, `uploaded ${quoted(value)} to ${named}`, context);
     case 'check':
     case 'uncheck': {
       const wanted = action === 'check';
@@ -135,8 +179,15 @@ function refusal(
   if (action === 'uncheck' && role === 'radio')
     return `A radio button cannot be unchecked; check another one of its group instead.`;
   if (action === 'fill') {
-    if (!isTextField(element)) return `fill needs a text field; ${who} is a ${role}. Use ${hint(element)}.`;
+    if (!isTextField(element) && !isEditableCombobox(element))
+      return `fill needs a text field; ${who} is a ${role}. Use ${hint(element)}.`;
     if (typeof args.value !== 'string') return 'fill needs a value (a string).';
+  }
+  if (action === 'drag' && typeof args.value !== 'string') return 'drag needs value: the handle to drop on.';
+  if (action === 'upload') {
+    if (!(element instanceof HTMLInputElement && element.type === 'file'))
+      return `upload needs a file field (<input type=file>); ${who} is a ${role}.`;
+    if (typeof args.value !== 'string' || !args.value) return 'upload needs value: the path of a local file.';
   }
   if (action === 'select' && isCombobox(element) && typeof args.value !== 'string')
     return 'select needs a value: the text of the option to choose.';
@@ -157,6 +208,11 @@ function refusal(
     }
   }
   return undefined;
+}
+
+/** An `<input role=combobox>` one types into (type-ahead search boxes). */
+function isEditableCombobox(element: Element): boolean {
+  return element instanceof HTMLInputElement && roleOf(element) === 'combobox' && !element.readOnly;
 }
 
 function hint(element: Element): string {

@@ -1,0 +1,128 @@
+import { ErrorCode, errorMessage, type Logger, ProtocolError, withTimeout } from '@tabmcp/protocol';
+
+const PROTOCOL_VERSION = '1.3';
+/**
+ * A session nobody used for this long is detached: Chrome shows the "started debugging this
+ * browser" bar for as long as the debugger is attached (docs/decisions.md, Stop 22).
+ */
+const IDLE_DETACH_MS = 15_000;
+const PAGE_ENABLE_TIMEOUT_MS = 1_000;
+
+type CdpListener = (tabId: number, method: string, params: Record<string, unknown>) => void;
+
+/**
+ * The extension's one way into chrome.debugger: sessions per tab, attached on first use, with the
+ * Page domain enabled so every dialog that opens while attached is heard (Page.javascriptDialogOpening)
+ * and can be answered. A session is detached once idle, unless someone
+ * holds it (proxy mode keeps CDP state between forwarded commands; an open dialog waits for its
+ * answer) or the user cancels the bar.
+ */
+export class DebuggerSessions {
+  readonly #attaching = new Map<number, Promise<void>>();
+  readonly #idleTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  readonly #holds = new Map<number, Set<string>>();
+  readonly #listeners = new Set<CdpListener>();
+
+  constructor(private readonly log: Logger = () => {}) {
+    chrome.debugger.onDetach.addListener((source, reason) => {
+      if (source.tabId === undefined) return;
+      this.#forget(source.tabId);
+      this.log('debugger.detached', { tabId: source.tabId, reason });
+    });
+    chrome.debugger.onEvent.addListener((source, method, params) => {
+      if (source.tabId === undefined || !this.#attaching.has(source.tabId)) return;
+      for (const listener of this.#listeners) listener(source.tabId, method, (params ?? {}) as Record<string, unknown>);
+    });
+    chrome.tabs.onRemoved.addListener((tabId) => this.#forget(tabId));
+  }
+
+  isAttached(tabId: number): boolean {
+    return this.#attaching.has(tabId);
+  }
+
+  /** CDP events of every attached tab; the result unsubscribes. */
+  onEvent(listener: CdpListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T> {
+    await this.attach(tabId);
+    this.#touch(tabId);
+    try {
+      return (await chrome.debugger.sendCommand({ tabId }, method, params)) as T;
+    } catch (error) {
+      throw new ProtocolError(ErrorCode.ServerError, `CDP ${method} failed in tab ${tabId}: ${errorMessage(error)}`);
+    } finally {
+      this.#touch(tabId);
+    }
+  }
+
+  /** Keeps the tab's session attached while `why` holds; `release` lets it idle out again. */
+  hold(tabId: number, why: string): void {
+    const holds = this.#holds.get(tabId) ?? new Set<string>();
+    holds.add(why);
+    this.#holds.set(tabId, holds);
+    clearTimeout(this.#idleTimers.get(tabId));
+  }
+
+  release(tabId: number, why: string): void {
+    const holds = this.#holds.get(tabId);
+    holds?.delete(why);
+    if (holds?.size === 0) this.#holds.delete(tabId);
+    this.#touch(tabId);
+  }
+
+  attach(tabId: number): Promise<void> {
+    let attaching = this.#attaching.get(tabId);
+    if (!attaching) {
+      attaching = chrome.debugger
+        .attach({ tabId }, PROTOCOL_VERSION)
+        .catch((error: unknown) => {
+          const message = errorMessage(error);
+          // A worker restart forgets that it had attached; the tab still is.
+          if (/already attached/i.test(message)) return;
+          this.#attaching.delete(tabId);
+          throw new ProtocolError(
+            /no tab/i.test(message) ? ErrorCode.TabNotFound : ErrorCode.ServerError,
+            `Cannot debug tab ${tabId}: ${message}`,
+          );
+        })
+        .then(async () => {
+          this.log('debugger.attached', { tabId });
+          // Page events are how dialogs are heard, and only a dialog that opens after this is
+          // answerable (Page.handleJavaScriptDialog knows no dialog opened before: docs/decisions.md).
+          // A page already blocked by one never answers it, hence the bound.
+          const enabled = chrome.debugger.sendCommand({ tabId }, 'Page.enable').then(
+            () => true,
+            () => false,
+          );
+          await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
+        });
+      this.#attaching.set(tabId, attaching);
+      this.#touch(tabId);
+    }
+    return attaching;
+  }
+
+  #touch(tabId: number): void {
+    clearTimeout(this.#idleTimers.get(tabId));
+    if (!this.#attaching.has(tabId) || this.#holds.has(tabId)) return;
+    this.#idleTimers.set(
+      tabId,
+      setTimeout(() => this.#detach(tabId), IDLE_DETACH_MS),
+    );
+  }
+
+  #detach(tabId: number): void {
+    this.#forget(tabId);
+    chrome.debugger.detach({ tabId }).catch(() => {});
+  }
+
+  #forget(tabId: number): void {
+    clearTimeout(this.#idleTimers.get(tabId));
+    this.#idleTimers.delete(tabId);
+    this.#attaching.delete(tabId);
+    this.#holds.delete(tabId);
+  }
+}

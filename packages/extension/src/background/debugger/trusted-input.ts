@@ -1,0 +1,118 @@
+import { errorMessage, type Logger } from '@tabmcp/protocol';
+import { z } from 'zod';
+import { inputMode } from '../input-mode';
+import { dragAndDrop, type Point, pressKey, typeText } from './cdp-input';
+import type { DebuggerSessions } from './debugger-sessions';
+
+const PointSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+
+/** What a content script may ask for, for its own tab only, at points of its own viewport. */
+const InputRequest = z.object({
+  type: z.literal('tabmcp/input'),
+  request: z.discriminatedUnion('op', [
+    z.object({ op: z.literal('mode') }),
+    z.object({ op: z.literal('hover'), at: PointSchema }),
+    z.object({ op: z.literal('click'), at: PointSchema, count: z.union([z.literal(1), z.literal(2)]) }),
+    z.object({ op: z.literal('type'), text: z.string().max(10_000) }),
+    z.object({ op: z.literal('key'), key: z.string().min(1).max(40) }),
+    z.object({ op: z.literal('drag'), from: PointSchema, to: PointSchema }),
+    z.object({
+      op: z.literal('upload'),
+      marker: z.string().regex(/^[a-z0-9]{8,40}$/),
+      files: z.array(z.string()).min(1).max(20),
+    }),
+  ]),
+});
+type InputRequest = z.infer<typeof InputRequest>['request'];
+
+/** An upload's files must be ones the agent named in its call to that tab, never the page's choice. */
+const agentFiles = new Map<number, Set<string>>();
+
+/** Remembers the file paths an agent's act call names (action upload), so the tab may upload them. */
+export function noteAgentFiles(tabId: number, args: Record<string, unknown>): void {
+  if (args.action !== 'upload' || typeof args.value !== 'string') return;
+  const files = agentFiles.get(tabId) ?? new Set<string>();
+  files.add(args.value);
+  agentFiles.set(tabId, files);
+}
+
+/**
+ * Trusted input for the content scripts' actions (docs/dom-tools.md, "Trusted input"): CDP's
+ * Input.* through the shared debugger sessions, so `:hover` applies, a double-click has its real
+ * timing, keys reach autocompletes and drags start. Answers `{ done: false }` when the input mode
+ * is synthetic or the debugger cannot attach; the content script then falls back to page events.
+ */
+export function serveTrustedInput(debuggers: DebuggerSessions, log: Logger): void {
+  chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
+    const tabId = sender.tab?.id;
+    if (sender.id !== chrome.runtime.id || tabId === undefined || sender.frameId !== 0) return false;
+    const parsed = InputRequest.safeParse(raw);
+    if (!parsed.success) return false;
+    perform(debuggers, tabId, parsed.data.request).then(sendResponse, (error: unknown) => {
+      log('input.failed', { tabId, error: errorMessage(error) });
+      sendResponse({ done: false, reason: errorMessage(error) });
+    });
+    return true;
+  });
+}
+
+async function perform(
+  debuggers: DebuggerSessions,
+  tabId: number,
+  request: InputRequest,
+): Promise<{ done: boolean; mode?: string; reason?: string }> {
+  const mode = await inputMode();
+  if (request.op === 'mode') return { done: true, mode };
+  if (mode === 'synthetic') return { done: false, reason: 'tabmcp runs with --input synthetic' };
+  const send = (method: string, params?: Record<string, unknown>) => debuggers.send(tabId, method, params);
+  const mouse = (type: string, at: Point, extra: Record<string, unknown> = {}) =>
+    send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
+  switch (request.op) {
+    case 'hover':
+      await mouse('mouseMoved', request.at);
+      break;
+    case 'click':
+      await mouse('mouseMoved', request.at);
+      // A double-click is two presses in a row, the second with clickCount 2, as a person makes it.
+      for (let count = 1; count <= request.count; count++) {
+        await mouse('mousePressed', request.at, { button: 'left', buttons: 1, clickCount: count });
+        await mouse('mouseReleased', request.at, { button: 'left', buttons: 0, clickCount: count });
+      }
+      break;
+    case 'type':
+      await typeText(send, request.text);
+      break;
+    case 'key':
+      await pressKey(send, request.key);
+      break;
+    case 'drag':
+      await dragAndDrop(debuggers, tabId, request.from, request.to);
+      break;
+    case 'upload': {
+      const allowed = agentFiles.get(tabId);
+      const refused = request.files.find((file) => !allowed?.has(file));
+      if (refused !== undefined) return { done: false, reason: `the agent did not name ${refused} for this tab` };
+      await upload(send, request.marker, request.files);
+      break;
+    }
+  }
+  return { done: true };
+}
+
+async function upload(
+  send: (method: string, params?: Record<string, unknown>) => Promise<unknown>,
+  marker: string,
+  files: string[],
+): Promise<void> {
+  // The content script marked the input; found here through open shadow roots too.
+  const found = (await send('Runtime.evaluate', {
+    expression: `(() => {
+      const find = (root) => root.querySelector('[data-tabmcp-upload="${marker}"]') ??
+        [...root.querySelectorAll('*')].map((el) => el.shadowRoot && find(el.shadowRoot)).find(Boolean) ?? null;
+      return find(document);
+    })()`,
+  })) as { result?: { objectId?: string } };
+  const objectId = found.result?.objectId;
+  if (!objectId) throw new Error('the file input is gone from the page');
+  await send('DOM.setFileInputFiles', { files, objectId });
+}

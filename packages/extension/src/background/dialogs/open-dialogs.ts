@@ -1,0 +1,113 @@
+import { ListenerSet, type Logger } from '@tabmcp/protocol';
+import { z } from 'zod';
+import type { DebuggerSessions } from '../debugger/debugger-sessions';
+
+export interface OpenDialog {
+  kind: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
+  message: string;
+  /** A prompt's default answer. */
+  defaultPrompt?: string;
+  /** The page that opened it, for the page-text marker. */
+  url: string;
+  /** performance.now() when it was heard. */
+  openedAt: number;
+}
+
+const Announcement = z.object({
+  type: z.literal('tabmcp/dialog'),
+  announced: z.object({
+    phase: z.enum(['open', 'closed']),
+    kind: z.enum(['alert', 'confirm', 'prompt']),
+    message: z.string().max(4_000),
+    defaultPrompt: z.string().max(4_000).optional(),
+  }),
+});
+
+const CdpOpening = z.object({
+  url: z.string(),
+  message: z.string(),
+  type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
+  defaultPrompt: z.string().optional(),
+});
+
+type Events = { opened: (tabId: number, dialog: OpenDialog) => void; closed: (tabId: number) => void };
+
+/** Holds a tab's session attached while its dialog waits for an answer. */
+const DIALOG_HOLD = 'dialog open';
+
+/**
+ * The native dialogs open now, per tab, heard from two sources: the page's own announcement
+ * (bridge/dialog-announce.ts through the content script; needs no debugger) and, when the debugger
+ * is attached, CDP's Page.javascriptDialogOpening/Closed (also beforeunload, and dialogs opened
+ * before the content script loaded).
+ */
+export class OpenDialogs {
+  readonly #open = new Map<number, OpenDialog>();
+  readonly #events = new ListenerSet<Events>();
+
+  constructor(
+    private readonly debuggers: DebuggerSessions,
+    private readonly log: Logger,
+  ) {
+    debuggers.onEvent((tabId, method, params) => {
+      if (method === 'Page.javascriptDialogClosed') this.#closed(tabId);
+      if (method !== 'Page.javascriptDialogOpening') return;
+      const parsed = CdpOpening.safeParse(params);
+      if (!parsed.success) return;
+      const { url, message, type, defaultPrompt } = parsed.data;
+      this.#opened(tabId, { kind: type, message, url, openedAt: performance.now(), ...optional(defaultPrompt) });
+    });
+    chrome.runtime.onMessage.addListener((raw: unknown, sender) => {
+      const tabId = sender.tab?.id;
+      // Content scripts of our own extension, top frame only (the bridge runs there).
+      if (sender.id !== chrome.runtime.id || tabId === undefined || sender.frameId !== 0) return false;
+      const parsed = Announcement.safeParse(raw);
+      if (!parsed.success) return false;
+      const { phase, kind, message, defaultPrompt } = parsed.data.announced;
+      if (phase === 'closed') this.#closed(tabId);
+      else
+        this.#opened(tabId, {
+          kind,
+          message,
+          url: sender.url ?? sender.tab?.url ?? '',
+          openedAt: performance.now(),
+          ...optional(defaultPrompt),
+        });
+      return false;
+    });
+    chrome.tabs.onRemoved.addListener((tabId) => this.#closed(tabId));
+  }
+
+  get(tabId: number): OpenDialog | undefined {
+    return this.#open.get(tabId);
+  }
+
+  on<K extends keyof Events>(type: K, listener: Events[K]): () => void {
+    return this.#events.on(type, listener);
+  }
+
+  /** Forgets the tab's dialog once it was answered (CDP's Closed event may come later). */
+  answered(tabId: number): void {
+    this.#closed(tabId);
+  }
+
+  #opened(tabId: number, dialog: OpenDialog): void {
+    const known = this.#open.get(tabId);
+    // Both sources report most dialogs: keep the first time it was heard.
+    this.#open.set(tabId, known && known.kind === dialog.kind ? { ...dialog, openedAt: known.openedAt } : dialog);
+    if (this.debuggers.isAttached(tabId)) this.debuggers.hold(tabId, DIALOG_HOLD);
+    this.log('dialog.opened', { tabId, kind: dialog.kind });
+    if (!known) this.#events.emit('opened', tabId, dialog);
+  }
+
+  #closed(tabId: number): void {
+    if (!this.#open.delete(tabId)) return;
+    this.debuggers.release(tabId, DIALOG_HOLD);
+    this.log('dialog.closed', { tabId });
+    this.#events.emit('closed', tabId);
+  }
+}
+
+function optional(defaultPrompt: string | undefined): { defaultPrompt?: string } {
+  return defaultPrompt === undefined ? {} : { defaultPrompt };
+}

@@ -1,0 +1,43 @@
+import { DIALOG_EVENT } from './channel';
+
+/**
+ * A native dialog blocks the page (and the content script with it) until someone answers it, so it
+ * is announced before it opens: alert, confirm and prompt are wrapped to dispatch a synchronous DOM
+ * event that the content script hears and posts to the background, whose IPC leaves before the
+ * renderer blocks. A second event says it closed (the user answered it in the browser). The
+ * background then answers calls to the tab at once instead of letting them wait out their timeout.
+ * `beforeunload` dialogs cannot be announced from here: the debugger hears them.
+ */
+type DialogKind = 'alert' | 'confirm' | 'prompt';
+
+function announce(phase: 'open' | 'closed', kind: DialogKind, message: unknown, defaultPrompt?: unknown): void {
+  const detail = JSON.stringify({
+    phase,
+    kind,
+    message: String(message ?? '').slice(0, 4_000),
+    ...(defaultPrompt === undefined ? {} : { defaultPrompt: String(defaultPrompt).slice(0, 4_000) }),
+  });
+  window.dispatchEvent(new CustomEvent(DIALOG_EVENT, { detail }));
+}
+
+function wrap(kind: DialogKind): void {
+  const original = window[kind] as (...args: unknown[]) => unknown;
+  if (typeof original !== 'function') return;
+  const wrapped = {
+    [kind](this: unknown, ...args: unknown[]) {
+      announce('open', kind, args[0], kind === 'prompt' ? (args[1] ?? '') : undefined);
+      try {
+        return original.apply(this, args);
+      } finally {
+        announce('closed', kind, args[0]);
+      }
+    },
+  }[kind] as (...args: unknown[]) => unknown;
+  // Pages that compare it with the native function's text still see native code.
+  Object.defineProperty(wrapped, 'toString', { value: () => original.toString(), configurable: true });
+  Object.defineProperty(window, kind, { value: wrapped, writable: true, configurable: true, enumerable: true });
+}
+
+export function announceDialogs(): void {
+  for (const kind of ['alert', 'confirm', 'prompt'] as const) wrap(kind);
+}

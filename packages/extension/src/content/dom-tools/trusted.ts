@@ -1,0 +1,68 @@
+import { isShown } from './text';
+
+/**
+ * The content script's side of trusted input (background/debugger/trusted-input.ts): it finds the
+ * point to act at, the background sends the browser's own input there. Each answer says whether it
+ * was done; a refusal (input mode synthetic, no debugger) leaves the caller to page events.
+ */
+type Point = { x: number; y: number };
+export type TrustedRequest =
+  | { op: 'hover'; at: Point }
+  | { op: 'click'; at: Point; count: 1 | 2 }
+  | { op: 'type'; text: string }
+  | { op: 'key'; key: string }
+  | { op: 'drag'; from: Point; to: Point }
+  | { op: 'upload'; marker: string; files: string[] };
+
+export type InputModeName = 'auto' | 'trusted' | 'synthetic';
+
+type Answer = { done?: boolean; mode?: string; reason?: string } | undefined;
+
+async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
+  return (await chrome.runtime.sendMessage({ type: 'tabmcp/input', request }).catch(() => undefined)) as Answer;
+}
+
+/** The input mode now (the agent's --input, else the options page's). */
+export async function currentInputMode(): Promise<InputModeName> {
+  const mode = (await ask({ op: 'mode' }))?.mode;
+  return mode === 'trusted' || mode === 'synthetic' ? mode : 'auto';
+}
+
+/** True once the browser's own input was sent; false with the reason when it could not be. */
+export async function sendTrusted(request: TrustedRequest): Promise<{ done: boolean; reason?: string }> {
+  const answer = await ask(request);
+  return answer?.done === true
+    ? { done: true }
+    : { done: false, reason: answer?.reason ?? 'no answer from the extension' };
+}
+
+/**
+ * Where a person would point at the element, in the top viewport's CSS pixels: scrolled into view,
+ * its centre, offset by every frame it sits in. Undefined when it has no box to point at.
+ */
+export function pointOf(element: Element, scroll = true): Point | undefined {
+  if (scroll) (element as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
+  const box = element.getBoundingClientRect();
+  if ((box.width === 0 || box.height === 0) && !isShown(element)) return undefined;
+  let x = box.left + box.width / 2;
+  let y = box.top + box.height / 2;
+  let view = element.ownerDocument.defaultView;
+  while (view && view !== window.top) {
+    const frame = view.frameElement;
+    if (!frame) break;
+    const frameBox = frame.getBoundingClientRect();
+    x += frameBox.left + frame.clientLeft;
+    y += frameBox.top + frame.clientTop;
+    view = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+/** Text boxes whose page filters as one types: comboboxes, autocompletes, inputs with a datalist. */
+export function filtersAsTyped(element: Element): boolean {
+  return (
+    element.getAttribute('role') === 'combobox' ||
+    element.hasAttribute('aria-autocomplete') ||
+    (element instanceof HTMLInputElement && element.list !== null)
+  );
+}

@@ -1,0 +1,55 @@
+import WebSocket from 'ws';
+import { devtoolsPortOf } from './cdp';
+import { waitFor } from './wait';
+
+type Target = { type: string; url: string; webSocketDebuggerUrl: string };
+
+/**
+ * Reads a page's state over a bare CDP connection that lasts one evaluation. Playwright is kept
+ * away from dialog tests on purpose: a page it is attached to gets its dialogs dismissed for it.
+ */
+export async function evaluateIn<T>(stderr: () => string, urlPart: string, expression: string): Promise<T> {
+  const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
+  const port = await devtoolsPortOf(profileDir, 10_000);
+  const target = await waitFor(
+    async () => {
+      const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
+      return targets.find((candidate) => candidate.type === 'page' && candidate.url.includes(urlPart));
+    },
+    10_000,
+    `a page at ${urlPart}`,
+  );
+  const socket = new WebSocket(target.webSocketDebuggerUrl);
+  try {
+    await new Promise((opened, failed) => {
+      socket.once('open', opened);
+      socket.once('error', failed);
+    });
+    const reply = await new Promise<{ result?: { result?: { value?: unknown } }; error?: unknown }>(
+      (answered, failed) => {
+        const timer = setTimeout(() => failed(new Error(`no answer to ${expression} within 10 s`)), 10_000);
+        socket.on('message', (data) => {
+          const message = JSON.parse(String(data)) as {
+            id?: number;
+            result?: { result?: { value?: unknown } };
+            error?: unknown;
+          };
+          if (message.id !== 1) return;
+          clearTimeout(timer);
+          answered(message);
+        });
+        socket.send(
+          JSON.stringify({
+            id: 1,
+            method: 'Runtime.evaluate',
+            params: { expression, returnByValue: true, awaitPromise: true },
+          }),
+        );
+      },
+    );
+    if (reply.error) throw new Error(`Runtime.evaluate failed: ${JSON.stringify(reply.error)}`);
+    return reply.result?.result?.value as T;
+  } finally {
+    socket.close();
+  }
+}
