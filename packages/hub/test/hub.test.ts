@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Hub, type HubOptions, MemoryHubStore, type TabOpener } from '@tabmcp/hub';
-import { ErrorCode, ProtocolError, type Tool } from '@tabmcp/protocol';
+import { ErrorCode, mayHaveRun, ProtocolError, type Tool } from '@tabmcp/protocol';
 import { MemoryTransport, tool } from './memory-transport';
 
 const SHOP = 'http://127.0.0.1:8080/shop/';
@@ -127,8 +127,7 @@ describe('hub: registration and names', () => {
     const call = hub.callTool(1, 'slow', {});
     transport.disconnect(1);
     const error = await rejection(call);
-    assert.equal(error.code, ErrorCode.TabNotFound);
-    assert.equal(error.code, -32001);
+    assert.equal(error.code, ErrorCode.PageLostMidCall, 'the call reached the page: it may have run');
     assert.deepEqual(names(hub), []);
     transport.connect(1, `${SHOP}reloaded`, [tool('fresh')]);
     assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_fresh']);
@@ -184,8 +183,9 @@ describe('hub: routing', () => {
     await new Promise((done) => setImmediate(done));
     transport.disconnect(1);
     const error = await rejection(call);
-    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.equal(error.code, ErrorCode.PageLostMidCall);
     assert.match(error.message, /not repeated in another tab/);
+    assert.ok(error.message.includes(mayHaveRun('website_tool_127_0_0_1_8080_tab1_buy')), error.message);
     assert.equal(transport.calls(2).length, 0);
   });
 

@@ -48,7 +48,7 @@ describe('cluster link lost', () => {
 
     await redis.stop();
     const reply = await client.socket.nextMatching((frame) => frame.id === 2, 10_000);
-    assert.equal((reply.error as { code: number }).code, -32000);
+    assert.equal((reply.error as { code: number }).code, -32011);
     assert.match((reply.error as { message: string }).message, /^Cluster link lost/);
     // The connection is kept: the link may come back.
     await redis.start();

@@ -169,7 +169,7 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     extension.session.closed();
     await eventually(() => client.peer.frames.find((frame) => frame.method === 'disconnected'));
     assert.deepEqual(client.peer.take(), [
-      { jsonrpc: '2.0', id: 'r', error: { code: -32000, message: 'Extension disconnected: Extension closed' } },
+      { jsonrpc: '2.0', id: 'r', error: { code: -32009, message: 'Extension disconnected: Extension closed' } },
       { jsonrpc: '2.0', method: 'disconnected', params: { connection_id: connectionId, reason: 'Extension closed' } },
     ]);
   });
@@ -193,7 +193,7 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     assert.deepEqual(frames[0], {
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32000, message: 'Extension disconnected: Proxy instance hosting the extension is gone' },
+      error: { code: -32009, message: 'Extension disconnected: Proxy instance hosting the extension is gone' },
     });
     assert.equal(
       (frames[1]?.params as { reason?: string } | undefined)?.reason,

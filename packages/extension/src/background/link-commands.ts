@@ -27,7 +27,7 @@ export function handleServerRequest(
   if (request.type === 'callTool') {
     callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
-      (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
+      (error: unknown) => reply({ type: 'toolResult', callId: request.callId, ...toolError(error) }),
     );
     return;
   }
@@ -50,6 +50,11 @@ export function handleServerRequest(
     (message) => reply(message),
     (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
   );
+}
+
+function toolError(error: unknown): { error: string; code: number } {
+  const { code, message } = toErrorObject(error);
+  return { error: message, code };
 }
 
 function toErrorObject(error: unknown): { code: number; message: string } {

@@ -141,7 +141,7 @@ export class McpSession implements Session {
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
     }
-    this.pending.failAll('The client closed'); // answers nobody: the session is closed
+    this.pending.failAll(ErrorCode.ServerError, 'The client closed'); // answers nobody: the session is closed
     this.host.mcpSessionClosed(this);
   }
 
@@ -161,7 +161,7 @@ export class McpSession implements Session {
     if (!link || link.connectionId !== connectionId) return;
     this.link = undefined;
     this.host.unregisterConnection(connectionId);
-    this.pending.failAll(`Extension disconnected: ${reason}`);
+    this.pending.failAll(ErrorCode.ExtensionGone, `Extension disconnected: ${reason}`);
     this.send(notificationFrame('disconnected', { connection_id: connectionId, reason }));
     this.host.logger.info('mcp.link_ended', { mcp_client_id: this.mcpClientId, connection_id: connectionId, reason });
   }
@@ -181,7 +181,7 @@ export class McpSession implements Session {
   /** Fails every call in flight on a link that runs through `nodeId`'s bus; the link itself is kept. */
   failCallsVia(isUnreachable: (nodeId: string) => boolean, message: string): void {
     if (!this.link || !isUnreachable(this.link.nodeId) || this.pending.size === 0) return;
-    this.pending.failAll(message);
+    this.pending.failAll(ErrorCode.ProxyRouteLost, message);
   }
 
   private send(frame: string): void {
@@ -300,7 +300,7 @@ export class McpSession implements Session {
 
   private connect(id: JsonRpcId, params: unknown): void {
     if (this.link || this.connecting) {
-      this.send(errorFrameOf(id, -32001, 'MCP client already connected to an extension'));
+      this.send(errorFrameOf(id, ErrorCode.AlreadyConnected, 'MCP client already connected to an extension'));
       return;
     }
     const parsed = ConnectParams.safeParse(params);
@@ -375,7 +375,7 @@ export class McpSession implements Session {
       this.link = undefined;
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
-      this.pending.failAll('Disconnected from the extension before it answered');
+      this.pending.failAll(ErrorCode.ExtensionGone, 'Disconnected from the extension before it answered');
       this.host.logger.info('mcp.disconnected', { mcp_client_id: this.mcpClientId, connection_id: link.connectionId });
     }
     this.send(resultFrame(id, { disconnected: true }));

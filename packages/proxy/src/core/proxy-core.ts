@@ -32,7 +32,9 @@ export interface ProxyStats {
 
 /** What a call waiting on another node gets when Redis goes away: its reply can no longer arrive. */
 const CLUSTER_LINK_LOST =
-  'Cluster link lost: the browser is on another proxy instance and Redis is unreachable; retry once it is back';
+  'Cluster link lost: the browser is on another proxy instance and Redis became unreachable before its answer came back. The call may have run: check the page before calling again';
+const EXTENSION_HOST_UNREACHABLE =
+  'The proxy instance hosting the extension is unreachable; the call may not have reached it. Check the browser (getTabs) before calling again';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
 
 /**
@@ -172,7 +174,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     if (link.nodeId === this.nodeId) {
       const extension = this.attachedTo.get(link.connectionId);
       if (!extension) {
-        if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension is not connected');
+        if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ExtensionGone, 'Extension is not connected');
         return;
       }
       extension.send(
@@ -182,7 +184,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     }
     const call = { connectionId: link.connectionId, extensionId: link.extensionId, userId: session.userId, mappedId };
     this.peers.call(link.nodeId, call, method, params).catch(() => {
-      if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension host is unreachable');
+      if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ProxyRouteLost, EXTENSION_HOST_UNREACHABLE);
     });
   }
 

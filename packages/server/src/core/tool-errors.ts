@@ -48,8 +48,12 @@ export const noSuchPageTool = (tool: string, offered: string[]) =>
 export const pageToolFailed = (tool: string, tabId: number, reason: string, hint: string) =>
   `The page tool "${tool}" in tab ${tabId} failed: ${reason}. ${hint}`;
 export const LINK_DROPPED_HINT =
-  'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself when the extension dials in again: call list_tabs in a moment, or connect_browser.';
+  'The link to the browser dropped (its extension worker stopped or the browser closed); tabmcp reconnects by itself. If the call had reached the page it may have run: once list_tabs answers again (or after connect_browser), check the page before calling it again.';
 export const FAULTY_TOOL_HINT =
   "Calling it again will not help: the site's tool is faulty. Read the page with get_page_content instead, if the tab offers it.";
-export const PAGE_BUSY_HINT = 'The page may be busy or reloading; try again, or call list_tabs.';
+/** Only for a call that never reached the page (it was still loading): repeating it is safe. */
+export const PAGE_NOT_READY_HINT =
+  'The call did not reach the page (it was still loading); call it again in a moment, or call list_tabs.';
+/** The page's own tool failed: its error says why, and only the page knows whether anything ran. */
+export const PAGE_ERROR_HINT = "Read the page's error above; call list_tabs to see where things stand.";
 export const TAB_GONE_HINT = 'The tab is gone; call list_tabs and focus_tab to pick another.';

@@ -88,7 +88,8 @@ export class LinkEndpoint implements BrowserConnection {
         return;
       case 'toolResult':
         if (message.error !== undefined || !message.result) {
-          this.#fail(message.callId, new ProtocolError(ErrorCode.InternalError, message.error ?? 'no result'));
+          const code = message.code ?? ErrorCode.InternalError;
+          this.#fail(message.callId, new ProtocolError(code, message.error ?? 'no result'));
         } else {
           this.#settle(message.callId, { kind: 'value', value: message.result });
         }
