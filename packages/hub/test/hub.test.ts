@@ -71,14 +71,27 @@ describe('hub: registration and names', () => {
     assert.equal(changes.length, 1, 'no change, no announcement');
   });
 
-  it('keeps tab numbers stable: a freed number is reused by the next tab', () => {
+  it('keeps tab numbers stable: a reload keeps its number, a freed number goes to no other tab (issue 27 H1)', () => {
     const { hub, transport } = makeHub();
     transport.connect(1, SHOP, [tool('a')]);
     transport.connect(2, SHOP, [tool('a')]);
-    transport.disconnect(1);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a']);
     transport.connect(3, SHOP, [tool('a')]);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_a', 'website_tool_127_0_0_1_8080_tab2_a']);
+    transport.disconnect(1);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a', 'website_tool_127_0_0_1_8080_tab3_a']);
+    // Tab 3 reloads (its page goes, then registers again): it stays tab3, never takes the freed 1.
+    transport.disconnect(3);
+    transport.connect(3, SHOP, [tool('a')]);
+    transport.disconnect(2);
+    transport.connect(2, SHOP, [tool('a')]);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a', 'website_tool_127_0_0_1_8080_tab3_a']);
+    // A new tab of the site gets a number no tab had: the name an agent holds for tab1 runs nowhere else.
+    transport.connect(4, SHOP, [tool('a')]);
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_tab4_a'), names(hub).join(' '));
+    assert.ok(!names(hub).includes('website_tool_127_0_0_1_8080_tab1_a'));
+    // A trip to another site and back keeps the tab's number there too.
+    transport.connect(2, BLOG, [tool('b')]);
+    transport.connect(2, SHOP, [tool('a')]);
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_tab2_a'), names(hub).join(' '));
   });
 
   it('makes long and clashing names valid and unique', () => {
@@ -167,8 +180,8 @@ describe('hub: routing', () => {
     transport.connect(4, SHOP, [tool('search', { annotations: { readOnlyHint: true } })], () => 'hang');
     transport.connect(5, SHOP, [tool('search', { annotations: { readOnlyHint: true } })]);
     hub.setActiveTab(5);
-    // Tab 4 took the freed number 1; it hangs and closes: the active tab 5 wins over tab 2.
-    const pinned = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {});
+    // Tab 4 got a number never given before (4); it hangs and closes: the active tab 5 wins over tab 2.
+    const pinned = hub.callHubTool('website_tool_127_0_0_1_8080_tab4_search', {});
     await new Promise((done) => setImmediate(done));
     assert.deepEqual(transport.calls(4).length, 1);
     transport.disconnect(4);
@@ -248,7 +261,11 @@ describe('hub: cached tools', () => {
     const result = await hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'hi' });
     assert.deepEqual(opened, [`${SHOP}notes`]);
     assert.equal((result.structuredContent as { tabId: number }).tabId, 7);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_notes'], 'the live tab replaces the cached entry');
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_notes'], 'the live tab replaces the cached entry');
+    // Issue 27 H2: the domain-only name an agent holds keeps working once the page is open again.
+    const again = await hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'again' });
+    assert.equal((again.structuredContent as { tabId: number }).tabId, 7);
+    assert.deepEqual(opened, [`${SHOP}notes`], 'no second tab opened');
   });
 
   it('reports a reopened page that never offers the tool', async () => {

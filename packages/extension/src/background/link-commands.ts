@@ -3,6 +3,9 @@ import {
   ErrorCode,
   type ExtensionToServer,
   errorMessage,
+  isOpenableUrl,
+  OPENABLE_URLS,
+  PAGE_LOAD_BUDGET_MS,
   ProtocolError,
   type ServerRequest,
   waitUntil,
@@ -12,7 +15,6 @@ import { callHubToolReportingNavigation, callToolReportingNavigation } from './n
 import { browserInfo, toTabInfo } from './tab-info';
 import { waitForTabLoad } from './tab-load';
 
-const LOAD_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_WAIT_MS = 3_000;
 
 /**
@@ -94,7 +96,7 @@ async function run(
       const tabId = created?.id;
       if (tabId === undefined)
         throw new ProtocolError(ErrorCode.InternalError, 'The browser created a tab without an id');
-      const loaded = await waitForLoad(tabId, LOAD_TIMEOUT_MS);
+      const loaded = await waitForLoad(tabId, PAGE_LOAD_BUDGET_MS);
       const toolsReady = await waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS);
       return {
         type: 'response',
@@ -126,11 +128,7 @@ async function run(
   }
 }
 
-/**
- * Agents open web pages, never the browser's own: `about:settings`, `about:flags` and the like are
- * `chrome://` pages in disguise (settings, experiments, extensions), so of `about:` only
- * `about:blank` is allowed, and `chrome:`, `javascript:` and other schemes not at all.
- */
+/** The URL policy of shared-rules.ts (@tabmcp/protocol), which the server applies too. */
 export function refuseUnsafeUrl(url: string): void {
   let parsed: URL;
   try {
@@ -138,16 +136,13 @@ export function refuseUnsafeUrl(url: string): void {
   } catch {
     throw new ProtocolError(ErrorCode.InvalidParams, `"${url.slice(0, 200)}" is not a valid URL`);
   }
-  const allowed = OPENABLE_SCHEMES.has(parsed.protocol) || (parsed.protocol === 'about:' && url === 'about:blank');
-  if (!allowed) {
+  if (!isOpenableUrl(parsed)) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,
-      `Refusing to open "${url.slice(0, 200)}": only http:, https:, file:, data: URLs and about:blank can be opened, never the browser's own pages.`,
+      `Refusing to open "${url.slice(0, 200)}": only ${OPENABLE_URLS} can be opened, never the browser's own pages.`,
     );
   }
 }
-
-const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'data:']);
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);

@@ -15,10 +15,12 @@ import {
   toolFailed,
   unknownTool,
 } from './tool-errors';
-import { type TabState, type ToolSession, toTabState } from './tool-session';
+import { type SessionState, type TabState, type ToolSession, toTabState } from './tool-session';
 import { connectBrowserTool, connectOrLaunchBrowserTool } from './tools/connection';
 import { fallbackTools } from './tools/fallback';
 import { tabTools } from './tools/tabs';
+
+const MAX_REMEMBERED_CLOSED_TABS = 1_000;
 
 export interface SessionOptions {
   connection: BrowserConnection;
@@ -70,6 +72,10 @@ export class BrowserSession {
   #pageTools: ExposedPageTool[] = [];
   readonly #announcer: ListAnnouncer;
   readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Tabs the browser reported closed, so a late reply cannot bring one back (issue 27 D3); bounded. */
+  readonly #closedTabIds = new Set<number>();
+  /** close_tab calls in flight: the tab the browser activates in place of a closed one is not the user's choice. */
+  #closingTabs = 0;
   ontoolschanged: (() => void) | undefined;
   /** Focus moved, or the focused page announced a resources/prompts change (mcp/page-resources.ts). */
   onpageevent: ((event: PageEvent) => void) | undefined;
@@ -99,7 +105,7 @@ export class BrowserSession {
     );
   }
 
-  get state(): 'DISCONNECTED' | 'CONNECTED_NO_TABS' | 'CONNECTED_NO_FOCUS' | 'TAB_FOCUSED' {
+  get state(): SessionState {
     if (!this.#connected) return 'DISCONNECTED';
     if (this.#tabs.size === 0) return 'CONNECTED_NO_TABS';
     return this.#focusedTabId === null ? 'CONNECTED_NO_FOCUS' : 'TAB_FOCUSED';
@@ -125,7 +131,8 @@ export class BrowserSession {
     if (this.#options.fallbackTools === on) return;
     this.#options.fallbackTools = on;
     this.#pickCoreTools();
-    this.#announcer.schedule();
+    // The core names changed: a page tool named like a new one (call_page_tool) is renamed (issue 27 D21).
+    this.#refreshPageTools();
   }
 
   /** browser-mcp-server.md, "Tool Availability by State". */
@@ -145,11 +152,11 @@ export class BrowserSession {
       try {
         return await this.#announcer.transition(() => core.run(args, this.#toolSession, progress));
       } catch (error) {
-        return errorResult(toolFailed(name, errorMessage(error)));
+        return errorResult(toolFailed(name, errorMessage(error), this.state));
       }
     }
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
-    if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.#focusedTabId !== null));
+    if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
     return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
   }
 
@@ -192,6 +199,18 @@ export class BrowserSession {
       setFocus: (tabId) => this.#setFocus(tabId),
       removeTab: (tabId) => this.#removeTab(tabId),
       listMayHaveChanged: () => this.#announcer.schedule(),
+      wasClosed: (tabId) => this.#closedTabIds.has(tabId),
+      closing: async (work) => {
+        this.#closingTabs++;
+        try {
+          return await work();
+        } finally {
+          this.#closingTabs--;
+        }
+      },
+      get state() {
+        return session.state;
+      },
     };
   }
 
@@ -274,6 +293,7 @@ export class BrowserSession {
         return;
       }
       case 'tabClosed':
+        this.#rememberClosed(event.tabId);
         if (this.#tabs.has(event.tabId)) this.#removeTab(event.tabId);
         return;
       case 'toolsChanged':
@@ -285,7 +305,8 @@ export class BrowserSession {
         }
         this.#cancelPendingEmpty(event.tabId);
         if (tab) tab.tools = event.tools;
-        if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#setFocus(event.tabId);
+        const follow = event.type === 'tabFocused' && this.#options.followBrowserFocus && this.#closingTabs === 0;
+        if (follow && tab) this.#setFocus(event.tabId);
         else if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
         return;
       }
@@ -297,6 +318,14 @@ export class BrowserSession {
             ...(event.params ? { params: event.params } : {}),
           });
         return;
+    }
+  }
+
+  #rememberClosed(tabId: number): void {
+    this.#closedTabIds.add(tabId);
+    if (this.#closedTabIds.size > MAX_REMEMBERED_CLOSED_TABS) {
+      const oldest = this.#closedTabIds.values().next().value;
+      if (oldest !== undefined) this.#closedTabIds.delete(oldest);
     }
   }
 

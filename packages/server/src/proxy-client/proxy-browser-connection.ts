@@ -8,6 +8,7 @@ import {
   type Logger,
   McpHandshakeResult,
   type OpenTabResult,
+  PAGE_LOAD_BUDGET_MS,
   type PageMethod,
   ProtocolError,
   ProxyConnectResult,
@@ -45,7 +46,6 @@ export interface ProxyConnectionOptions {
 }
 
 const MIN_BACKOFF_MS = 250;
-const PAGE_LOAD_BUDGET_MS = 30_000;
 /** A failed poll is retried after this pause, so a broken browser is not hammered. */
 const POLL_RETRY_MS = 1_000;
 /**

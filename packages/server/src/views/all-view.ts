@@ -120,8 +120,11 @@ export class AllView implements McpView {
     // A hub name stays callable while the session is still reconnecting (worker restart); page
     // tools never hold hub names (page-tool-names.ts), so only a core tool could take it first.
     const own = this.#session.listTools().find((listed) => listed.name === name);
-    const tool = this.#link.isUp && (!own || isListedPageTool(own)) ? this.#hubTools.get(name) : undefined;
-    if (!tool) {
+    const hubName = this.#link.isUp && (!own || isListedPageTool(own)) && name.startsWith(HUB_TOOL_PREFIX);
+    const tool = hubName ? this.#hubTools.get(name) : undefined;
+    // An unlisted hub name still goes to the hub: a cached tool's domain-only name routes there
+    // while an open tab lists the tool under its own name (issue 27 H2).
+    if (!hubName) {
       if (own && isListedPageTool(own)) {
         return errorResult(
           `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
@@ -129,7 +132,7 @@ export class AllView implements McpView {
       }
       return this.#session.callTool(name, args, progress);
     }
-    const refused = pageArgumentsError(name, tool.inputSchema, args);
+    const refused = tool && pageArgumentsError(name, tool.inputSchema, args);
     if (refused) return refused;
     try {
       const raw = await this.#link.requestValue(
