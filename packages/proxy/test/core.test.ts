@@ -64,6 +64,16 @@ async function authenticatedExtension(core: ProxyCore, token: string) {
   return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };
 }
 
+async function extensionWithInstance(core: ProxyCore, token: string, instance: string) {
+  const peer = new FakePeer();
+  const session = core.acceptExtension(peer);
+  peer.take();
+  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: token, instance } });
+  const authenticated = await eventually(() => peer.frames.find((frame) => frame.method === 'authenticated'));
+  peer.take();
+  return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };
+}
+
 async function authenticatedClient(core: ProxyCore, token: string) {
   const peer = new FakePeer();
   const session = core.acceptMcpClient(peer);
@@ -115,6 +125,31 @@ describe('core on one node', () => {
       connections: 0,
       inFlight: 0,
     });
+  });
+
+  it('gives a browser the same id at every reconnect, so --extension-id finds it again (issue 27 P3)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('stable-user');
+    const first = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.match(first.extensionId, /^ext-[0-9a-f-]{36}$/);
+    first.session.closed();
+    const again = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.equal(again.extensionId, first.extensionId);
+    // Its old socket still lingering when it comes back: the newer connection wins, listed once.
+    const lingering = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.equal(lingering.extensionId, first.extensionId);
+    const client = await authenticatedClient(core, token);
+    send(client.session, { id: 2, method: 'list_extensions' });
+    const listed = await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
+    assert.deepEqual(
+      (listed.result as { extensions: Array<{ id: string }> }).extensions.map((entry) => entry.id),
+      [first.extensionId],
+    );
+    // Another key, or another user with the same key, is another browser.
+    const other = await extensionWithInstance(core, token, 'desktop-chrome-0123456789');
+    assert.notEqual(other.extensionId, first.extensionId);
+    const stranger = await extensionWithInstance(core, await tokenFor('other-user'), 'laptop-chrome-0123456789');
+    assert.notEqual(stranger.extensionId, first.extensionId);
   });
 
   it('an unauthenticated extension that closes leaves nothing behind', async () => {

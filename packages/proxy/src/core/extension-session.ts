@@ -3,7 +3,7 @@ import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../a
 import type { LeveledLogger } from '../log/logger';
 import { AuthenticateResult, ExtensionFrame } from '../wire/client-messages';
 import { decodeFrame, rawIdOf } from '../wire/decode';
-import { AUTHENTICATE_REQUEST_ID, connectionIdOfMappedId, newExtensionId } from './id-mapping';
+import { AUTHENTICATE_REQUEST_ID, connectionIdOfMappedId, extensionIdFor } from './id-mapping';
 import type { Limits } from './limits';
 import { errorFrameOf, localTimestamp, notificationFrame, requestFrame } from './outgoing';
 import { CloseCode, type Peer } from './peer';
@@ -102,17 +102,18 @@ export class ExtensionSession implements Session {
     this.host.routeNotification(this, frame.method, frame.params);
   }
 
-  closed(): void {
+  /** The socket closed; `reason` says why when this proxy closed it (shutting down, replaced). */
+  closed(reason = 'Extension closed'): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
-    this.host.extensionClosed(this, 'Extension closed');
+    this.host.extensionClosed(this, reason);
   }
 
   close(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.peer.close(code, reason);
-    this.closed();
+    this.closed(reason);
   }
 
   /** Tells the extension how many MCP clients it now serves. */
@@ -167,7 +168,7 @@ export class ExtensionSession implements Session {
       this.failAuthentication('the authenticate result needs name and accessToken');
       return;
     }
-    const name = parsed.data.name;
+    const { name, instance } = parsed.data;
     this.state = 'verifying';
     const identity =
       token === undefined ? Promise.resolve(this.preAuthenticated as Identity) : this.host.verifier.verify(token);
@@ -187,7 +188,7 @@ export class ExtensionSession implements Session {
         this.handshakeTimer = undefined;
         this.userId = verified.userId;
         this.name = name;
-        this.extensionId = newExtensionId();
+        this.extensionId = extensionIdFor(verified.userId, instance);
         this.state = 'ready';
         this.send(notificationFrame('authenticated', { user_id: this.userId, extension_id: this.extensionId }));
         this.host.extensionAuthenticated(this);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JsonRpcId } from '@tabmcp/protocol';
 
 /** Id of the one request the proxy itself sends to an extension (proxy-protocol.md 1.2). */
@@ -7,8 +8,15 @@ export function newConnectionId(): string {
   return `conn-${crypto.randomUUID()}`;
 }
 
-export function newExtensionId(): string {
-  return `ext-${crypto.randomUUID()}`;
+/**
+ * A browser's id: the same for the same user and instance key at every reconnect (a name-based
+ * UUID), random for a browser that sends no key. Scoped by user, so one user's key cannot name
+ * another user's browser.
+ */
+export function extensionIdFor(userId: string, instance: string | undefined): string {
+  if (instance === undefined) return `ext-${crypto.randomUUID()}`;
+  const hex = createHash('sha256').update(`${userId}\u0000${instance}`).digest('hex');
+  return `ext-${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function newMcpClientId(): string {

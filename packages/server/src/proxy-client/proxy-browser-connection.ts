@@ -25,6 +25,7 @@ import {
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { untilUp } from '../core/until-up';
 import { chooseExtension, plainTextTokenWarning } from './choose-extension';
+import { withJitter } from './jitter';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
 
@@ -221,7 +222,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
             backoff = MIN_BACKOFF_MS;
             this.#down(await this.#untilLost(rpc));
           } else {
-            await this.#sleep(backoff);
+            await this.#sleep(withJitter(backoff));
             backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
           }
         }
@@ -234,7 +235,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
       this.#down(this.#problem);
       rpc?.close();
       if (this.#stopped) return;
-      await this.#sleep(backoff);
+      await this.#sleep(withJitter(backoff));
       backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
     }
   }
