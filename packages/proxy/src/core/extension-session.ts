@@ -172,8 +172,12 @@ export class ExtensionSession implements Session {
     this.state = 'verifying';
     const identity =
       token === undefined ? Promise.resolve(this.preAuthenticated as Identity) : this.host.verifier.verify(token);
-    identity.then(
-      (verified) => {
+    const named = identity.then(async (verified) => ({
+      verified,
+      extensionId: await extensionIdFor(verified.userId, instance),
+    }));
+    named.then(
+      ({ verified, extensionId }) => {
         if (this.state === 'closed') return;
         if (this.preAuthenticated && verified.userId !== this.preAuthenticated.userId) {
           this.failAuthentication('token is for a different user than the connection');
@@ -188,7 +192,7 @@ export class ExtensionSession implements Session {
         this.handshakeTimer = undefined;
         this.userId = verified.userId;
         this.name = name;
-        this.extensionId = extensionIdFor(verified.userId, instance);
+        this.extensionId = extensionId;
         this.state = 'ready';
         this.send(notificationFrame('authenticated', { user_id: this.userId, extension_id: this.extensionId }));
         this.host.extensionAuthenticated(this);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { JsonRpcId } from '@tabmcp/protocol';
 
 /** Id of the one request the proxy itself sends to an extension (proxy-protocol.md 1.2). */
@@ -13,9 +12,10 @@ export function newConnectionId(): string {
  * UUID), random for a browser that sends no key. Scoped by user, so one user's key cannot name
  * another user's browser.
  */
-export function extensionIdFor(userId: string, instance: string | undefined): string {
+export async function extensionIdFor(userId: string, instance: string | undefined): Promise<string> {
   if (instance === undefined) return `ext-${crypto.randomUUID()}`;
-  const hex = createHash('sha256').update(`${userId}\u0000${instance}`).digest('hex');
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${userId}\u0000${instance}`));
+  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
   return `ext-${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
