@@ -119,3 +119,70 @@ describe('the session against races with the browser (issue 27)', () => {
     assert.match(JSON.stringify(described?.inputSchema), /about:blank/);
   });
 });
+
+/** A browser whose page tool answers only when released. */
+class SlowPageBrowser extends FakeBrowser {
+  release: () => void = () => {};
+  override async callTool(tabId: number, toolName: string, args: Record<string, unknown>) {
+    await new Promise<void>((done) => (this.release = done));
+    return super.callTool(tabId, toolName, args);
+  }
+}
+
+describe('announcements while a core tool runs (issue 27 D22)', () => {
+  it('a slow call_page_tool holds back no other list change', async () => {
+    const browser = new SlowPageBrowser();
+    const session = new BrowserSession({
+      connection: browser,
+      launcher: undefined,
+      connectGraceMs: 10,
+      fallbackTools: true,
+    });
+    let changes = 0;
+    session.ontoolschanged = () => {
+      changes += 1;
+    };
+    await session.callTool('connect_browser', {});
+    const id = openedId(await session.callTool('open_tab', { url: 'http://shop.test/' }));
+    await turn();
+    const before = changes;
+    const pending = session.callTool('call_page_tool', { name: 'add_to_cart', arguments: { productId: 'p1' } });
+    await turn();
+    browser.emit({ type: 'toolsChanged', tabId: id, tools: [{ name: 'checkout', inputSchema: { type: 'object' } }] });
+    await turn();
+    assert.equal(changes, before + 1, 'announced while the page call is still running');
+    browser.release();
+    await pending;
+  });
+});
+
+describe('core tool definitions', () => {
+  it('declare the states that offer them, as browser-mcp-server.md tabulates', async () => {
+    const { session } = setup();
+    const offered = () => session.listTools().map((tool) => tool.name);
+    assert.deepEqual(offered(), ['connect_browser']);
+    await session.callTool('connect_browser', {});
+    assert.deepEqual(offered(), ['list_tabs', 'open_tab']);
+    await session.callTool('open_tab', { url: 'http://blog.test/', focus: false });
+    assert.deepEqual(offered(), ['list_tabs', 'open_tab', 'focus_tab']);
+    await session.callTool('open_tab', { url: 'http://blog.test/' });
+    assert.deepEqual(offered(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab']);
+  });
+});
+
+describe('a focused tab that navigates to another origin (issue 27 D4)', () => {
+  it("lists none of the old page's tools under the new origin's marker", async () => {
+    const { browser, session } = setup();
+    await session.callTool('connect_browser', {});
+    const id = openedId(await session.callTool('open_tab', { url: 'http://shop.test/' }));
+    assert.ok(session.listTools().some((tool) => tool.name === 'add_to_cart'));
+    browser.emit({ type: 'tabUpdated', tab: { id, title: 'Elsewhere', url: 'http://evil.test/' } });
+    const listed = session.listTools();
+    assert.ok(!listed.some((tool) => tool.name === 'add_to_cart'), listed.map((tool) => tool.name).join(' '));
+    assert.ok(!JSON.stringify(listed).includes('[page http://evil.test]'));
+    // The same origin (a reload, another path) keeps them until the page says otherwise.
+    const again = openedId(await session.callTool('open_tab', { url: 'http://shop.test/' }));
+    browser.emit({ type: 'tabUpdated', tab: { id: again, title: 'Cart', url: 'http://shop.test/cart' } });
+    assert.ok(session.listTools().some((tool) => tool.name === 'add_to_cart'));
+  });
+});

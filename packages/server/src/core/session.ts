@@ -150,7 +150,10 @@ export class BrowserSession {
     if (core) {
       if (!this.#availableCoreNames().includes(name)) return errorResult(this.#unavailableReason(name));
       try {
-        return await this.#announcer.transition(() => core.run(args, this.#toolSession, progress));
+        const run = () => core.run(args, this.#toolSession, progress);
+        // Only a tool that moves the state holds announcements back: a slow page call through
+        // call_page_tool, or list_tabs, leaves every other change announced at once (issue 27 D22).
+        return await (core.transition ? this.#announcer.transition(run) : run());
       } catch (error) {
         return errorResult(toolFailed(name, errorMessage(error), this.state));
       }
@@ -158,6 +161,11 @@ export class BrowserSession {
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
     if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
     return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
+  }
+
+  /** The `all` view holds its own announcements for these too (views/all-view.ts). */
+  isTransition(name: string): boolean {
+    return this.#coreTools.get(name)?.transition === true;
   }
 
   #pickCoreTools(): void {
@@ -214,22 +222,10 @@ export class BrowserSession {
     };
   }
 
+  /** The core tools whose definitions say the state now offers them, in definition order. */
   #availableCoreNames(): string[] {
-    const fallback = this.#options.fallbackTools ? ['list_page_tools', 'call_page_tool'] : [];
-    return [...this.#stateCoreNames(), ...(this.state === 'TAB_FOCUSED' ? fallback : [])];
-  }
-
-  #stateCoreNames(): string[] {
-    switch (this.state) {
-      case 'DISCONNECTED':
-        return ['connect_browser'];
-      case 'CONNECTED_NO_TABS':
-        return ['list_tabs', 'open_tab'];
-      case 'CONNECTED_NO_FOCUS':
-        return ['list_tabs', 'open_tab', 'focus_tab'];
-      case 'TAB_FOCUSED':
-        return ['list_tabs', 'open_tab', 'focus_tab', 'close_tab'];
-    }
+    const state = this.state;
+    return [...this.#coreTools.values()].filter((tool) => tool.offeredIn.has(state)).map((tool) => tool.listed.name);
   }
 
   #unavailableReason(name: string): string {
@@ -288,8 +284,13 @@ export class BrowserSession {
       case 'tabCreated':
       case 'tabUpdated': {
         const existing = this.#tabs.get(event.tab.id);
-        this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: existing?.tools ?? [] });
-        this.#announcer.schedule();
+        // Tools belong to the page that published them: a tab now at another origin keeps none of
+        // the old page's, which would otherwise be listed under the new origin's marker (D4).
+        const sameOrigin = existing !== undefined && originOf(existing.url) === originOf(event.tab.url);
+        if (existing && !sameOrigin) this.#cancelPendingEmpty(event.tab.id);
+        this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: sameOrigin ? existing.tools : [] });
+        if (event.tab.id === this.#focusedTabId && existing && !sameOrigin) this.#refreshPageTools();
+        else this.#announcer.schedule();
         return;
       }
       case 'tabClosed':

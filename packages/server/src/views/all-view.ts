@@ -20,6 +20,8 @@ import type { McpView } from './mcp-view';
 /** The session's face that the `all` view builds on. */
 export interface SessionView extends McpView, PagePrimitives {
   readonly state: string;
+  /** The core tool moves the state machine (its changes are announced once, when it ends). */
+  isTransition?(name: string): boolean;
 }
 
 /** The link as the `all` view uses it: the session's connection plus requests of its own. */
@@ -130,7 +132,9 @@ export class AllView implements McpView {
           `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
         );
       }
-      return this.#session.callTool(name, args, progress);
+      const run = () => this.#session.callTool(name, args, progress);
+      // The hub's list changes during open_tab too: one notification for the call, not two (issue 27 D9).
+      return this.#session.isTransition?.(name) ? this.#announcer.transition(run) : run();
     }
     const refused = tool && pageArgumentsError(name, tool.inputSchema, args);
     if (refused) return refused;

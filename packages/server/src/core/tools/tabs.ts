@@ -11,6 +11,7 @@ const tabId = z.number().int().nonnegative();
 export const tabTools = [
   defineTool({
     name: 'list_tabs',
+    offeredIn: ['CONNECTED_NO_TABS', 'CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
     title: 'List tabs',
     description: 'List the open tabs with their tool counts; focused marks the tab whose tools are listed.',
     input: z.object({}).strict(),
@@ -19,6 +20,8 @@ export const tabTools = [
   }),
   defineTool({
     name: 'open_tab',
+    offeredIn: ['CONNECTED_NO_TABS', 'CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
+    transition: true,
     title: 'Open a tab',
     description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
     input: z
@@ -31,6 +34,8 @@ export const tabTools = [
   }),
   defineTool({
     name: 'focus_tab',
+    offeredIn: ['CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
+    transition: true,
     title: 'Focus a tab',
     description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
     input: z.object({ tabId }).strict(),
@@ -39,6 +44,8 @@ export const tabTools = [
   }),
   defineTool({
     name: 'close_tab',
+    offeredIn: ['TAB_FOCUSED'],
+    transition: true,
     title: 'Close a tab',
     description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
     input: z.object({ tabId: tabId.optional() }).strict(),
