@@ -152,6 +152,39 @@ describe('core on one node', () => {
     assert.notEqual(stranger.extensionId, first.extensionId);
   });
 
+  it('answers every request sent right behind mcp_handshake, past the backlog too (issue 27 P5)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('eager-user');
+    const peer = new FakePeer();
+    const session = core.acceptMcpClient(peer);
+    send(session, { id: 1, method: 'mcp_handshake', params: { accessToken: token } });
+    for (let id = 2; id <= 101; id++) send(session, { id, method: 'list_extensions' });
+    const answered = () =>
+      new Set(peer.frames.filter((frame) => typeof frame.id === 'number').map((frame) => frame.id));
+    await eventually(() => (answered().size === 101 ? true : undefined));
+    const refused = peer.frames.filter((frame) => frame.error !== undefined);
+    assert.ok(refused.length > 0);
+    assert.match(JSON.stringify(refused[0]?.error), /before mcp_handshake was answered/);
+  });
+
+  it('refuses at once a request id too long to forward, instead of letting it go unanswered (issue 27 P6)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('long-id-user');
+    const extension = await authenticatedExtension(core, token);
+    const client = await authenticatedClient(core, token);
+    send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+    await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
+    const long = 'x'.repeat(480);
+    send(client.session, { id: long, method: 'getTabs' });
+    const answer = await eventually(() => client.peer.frames.find((frame) => frame.id === long));
+    assert.match(JSON.stringify(answer.error), /ids of forwarded requests may have at most 470 characters/);
+    assert.equal(extension.peer.frames.filter((frame) => frame.method === 'getTabs').length, 0);
+    const fits = 'y'.repeat(470);
+    send(client.session, { id: fits, method: 'getTabs' });
+    const forwarded = await eventually(() => extension.peer.frames.find((frame) => frame.method === 'getTabs'));
+    assert.equal(String(forwarded.id).length, 512);
+  });
+
   it('an unauthenticated extension that closes leaves nothing behind', async () => {
     const core = await newCore(new MemoryClusterHub(), 'solo2');
     const peer = new FakePeer();

@@ -1,4 +1,11 @@
-import { describeIssues, ErrorCode, type JsonRpcId, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import {
+  describeIssues,
+  ErrorCode,
+  type JsonRpcId,
+  MAX_ID_LENGTH,
+  ProtocolError,
+  toProtocolError,
+} from '@tabmcp/protocol';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { ExtensionRecord } from '../cluster/cluster';
 import type { LeveledLogger } from '../log/logger';
@@ -47,6 +54,7 @@ const PROXY_ONLY_METHODS = new Set(['authenticate', 'authenticated', 'status', '
 
 const NOT_FOUND = 'Extension not found or not accessible';
 const MAX_BACKLOG = 64;
+const BACKLOG_FULL = `More than ${MAX_BACKLOG} requests arrived before mcp_handshake was answered: wait for its answer, then send them again`;
 
 /**
  * One MCP client socket: handshake, control methods, forwarding with id mapping. Never touches a socket;
@@ -94,7 +102,13 @@ export class McpSession implements Session {
   receive(raw: string): void {
     if (this.state === 'closed') return;
     if (this.state === 'verifying') {
-      if (this.backlog.length < MAX_BACKLOG) this.backlog.push(raw);
+      if (this.backlog.length < MAX_BACKLOG) {
+        this.backlog.push(raw);
+        return;
+      }
+      // Past the backlog every request is still answered, never dropped (issue 27 P5).
+      const id = idOfFrame(raw);
+      if (id !== null) this.send(errorFrameOf(id, ErrorCode.ServerError, BACKLOG_FULL));
       return;
     }
     // The bucket comes before the parse, so a flood costs a token check per frame, not a JSON parse of 1 MB.
@@ -407,6 +421,19 @@ export class McpSession implements Session {
       return;
     }
     const mappedId = mapRequestId(link.connectionId, id);
+    // The extension reads ids of at most MAX_ID_LENGTH: a longer mapped id would reach it as a
+    // notification and never be answered (issue 27 P6).
+    if (mappedId.length > MAX_ID_LENGTH) {
+      const room = MAX_ID_LENGTH - (mappedId.length - String(id).length);
+      this.send(
+        errorFrameOf(
+          id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: ids of forwarded requests may have at most ${room} characters`,
+        ),
+      );
+      return;
+    }
     if (this.pending.has(mappedId)) {
       this.send(
         errorFrameOf(id, ErrorCode.InvalidRequest, 'Invalid Request: a request with this id is still in flight'),
