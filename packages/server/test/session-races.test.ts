@@ -186,3 +186,24 @@ describe('a focused tab that navigates to another origin (issue 27 D4)', () => {
     assert.ok(session.listTools().some((tool) => tool.name === 'add_to_cart'));
   });
 });
+
+/** The extension's `connected` reply and a tab event arrive in one socket read: the event is heard first. */
+class SameReadBrowser extends FakeBrowser {
+  override async connect() {
+    const snapshot = await super.connect();
+    const tab = { id: 7, title: 'Shop', url: 'http://shop.test/', tools: [] };
+    this.tabs.set(tab.id, tab);
+    this.emit({ type: 'tabCreated', tab });
+    return snapshot;
+  }
+}
+
+describe('events in the same read as the connected reply (issue 27 D26)', () => {
+  it('are applied after the snapshot, not dropped', async () => {
+    const browser = new SameReadBrowser();
+    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+    await session.callTool('connect_browser', {});
+    await turn();
+    assert.equal(session.state, 'CONNECTED_NO_FOCUS', 'the tab the event reported is known');
+  });
+});

@@ -76,6 +76,11 @@ export class BrowserSession {
   readonly #closedTabIds = new Set<number>();
   /** close_tab calls in flight: the tab the browser activates in place of a closed one is not the user's choice. */
   #closingTabs = 0;
+  /**
+   * Events heard while a connect is in flight: those in the same socket read as its reply arrive
+   * before the reply is handled, and are applied after its snapshot instead of dropped (D26).
+   */
+  #heldEvents: BrowserEvent[] | undefined;
   ontoolschanged: (() => void) | undefined;
   /** Focus moved, or the focused page announced a resources/prompts change (mcp/page-resources.ts). */
   onpageevent: ((event: PageEvent) => void) | undefined;
@@ -248,7 +253,18 @@ export class BrowserSession {
   }
 
   async #establish(): Promise<void> {
-    const { browser, tabs } = await this.#connection.connect();
+    this.#heldEvents = [];
+    let reply: Awaited<ReturnType<BrowserConnection['connect']>>;
+    try {
+      reply = await this.#connection.connect();
+    } finally {
+      const held = this.#heldEvents;
+      this.#heldEvents = undefined;
+      queueMicrotask(() => {
+        for (const event of held) this.#onEvent(event);
+      });
+    }
+    const { browser, tabs } = reply;
     this.#browser = browser;
     const previousFocus = this.#focusedTabId;
     this.#tabs.clear();
@@ -279,6 +295,10 @@ export class BrowserSession {
   }
 
   #onEvent(event: BrowserEvent): void {
+    if (this.#heldEvents && !this.#connected) {
+      this.#heldEvents.push(event);
+      return;
+    }
     if (!this.#connected) return;
     switch (event.type) {
       case 'tabCreated':
