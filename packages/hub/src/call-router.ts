@@ -169,7 +169,19 @@ export class CallRouter {
   }
 
   /** mcp-b.md: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
-  async #reopen(route: Route): Promise<TabTools> {
+  /** Reopens under way, by cached tool: concurrent calls share one new tab (issue 27 H4). */
+  readonly #reopening = new Map<string, Promise<TabTools>>();
+
+  #reopen(route: Route): Promise<TabTools> {
+    const key = cacheKey(route.domain, route.toolName);
+    const running = this.#reopening.get(key);
+    if (running) return running;
+    const reopening = this.#openFor(route).finally(() => this.#reopening.delete(key));
+    this.#reopening.set(key, reopening);
+    return reopening;
+  }
+
+  async #openFor(route: Route): Promise<TabTools> {
     const { registry, opener, openWaitMs } = this.#options;
     const cached = registry.cached.get(cacheKey(route.domain, route.toolName));
     const url = cached?.url ?? `https://${route.domain}`;

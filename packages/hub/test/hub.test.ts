@@ -268,6 +268,29 @@ describe('hub: cached tools', () => {
     assert.deepEqual(opened, [`${SHOP}notes`], 'no second tab opened');
   });
 
+  it('two calls at once to a cached tool with no open tab share one reopened tab (issue 27 H4)', async () => {
+    const transport = new MemoryTransport();
+    const opened: string[] = [];
+    const opener: TabOpener = {
+      async open(url) {
+        opened.push(url);
+        const tabId = 20 + opened.length;
+        setTimeout(() => transport.connect(tabId, url, [tool('notes', { annotations: { cache: true } })]), 5);
+        return tabId;
+      },
+    };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
+    transport.connect(1, `${SHOP}notes`, [tool('notes', { annotations: { cache: true } })]);
+    transport.disconnect(1);
+    const [first, second] = await Promise.all([
+      hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'a' }),
+      hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'b' }),
+    ]);
+    assert.deepEqual(opened, [`${SHOP}notes`], 'one tab opened');
+    assert.equal((first.structuredContent as { tabId: number }).tabId, 21);
+    assert.equal((second.structuredContent as { tabId: number }).tabId, 21);
+  });
+
   it('reports a reopened page that never offers the tool', async () => {
     const transport = new MemoryTransport();
     const opener: TabOpener = { open: async () => 8 };
