@@ -39,6 +39,9 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
     assert.equal(result.isError, true, textOf(result));
     assert.match(textOf(result), /wait/);
     assert.doesNotMatch(textOf(result), /timed out|timeout/i);
+    // Issue 27 D1: the call reached the page, so it may have run: no advice to repeat it.
+    assert.match(textOf(result), /may have run/);
+    assert.doesNotMatch(textOf(result), /try again/i);
     // The list keeps the tab's tools through a reload (navigation grace), so "listed" is not yet
     // "answering": wait until the reloaded page answers, as an agent told to try again would.
     const echoed = await waitFor(

@@ -53,6 +53,16 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     return (result.structuredContent as { tab: { id: number } }).tab.id;
   };
   const pageWith = async (fragment: string): Promise<Page> => pageWithUrl(await tabmcp.cdp(), fragment);
+  /** Which page each whoami name runs in, by calling every one: a list of names alone hides a swap. */
+  const whoAnswers = async (): Promise<Record<string, string>> => {
+    const answers: Record<string, string> = {};
+    for (const name of (await hubNames()).filter((entry) => entry.endsWith('_whoami'))) {
+      const result = await tabmcp.call(name);
+      assert.notEqual(result.isError, true, textOf(result));
+      answers[name] = (result.structuredContent as { label: string }).label;
+    }
+    return answers;
+  };
 
   it('two tabs of one site and one of another: each tool under its own name, routed to its tab', async () => {
     await open(`${site.url('127.0.0.1')}/notes.html?label=one`);
@@ -149,18 +159,23 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     await waitForNames((list) => !list.includes(`website_tool_${domain}_tab2_whoami`), 'tab 2 tools gone');
   });
 
-  it('reloading a page brings back the same tools, not twice', async () => {
+  it('reloading pages brings back the same tools, not twice, each tab with its own number (issue 27 H1)', async () => {
+    // Tab 2 closed above: a new tab of the site gets a number no tab had, never the freed 2.
+    await open(`${site.url('127.0.0.1')}/notes.html?label=five`);
+    await waitForNames((list) => list.includes(`website_tool_${domain}_tab3_whoami`), 'tab 3 of the site');
     const before = await hubNames();
-    const page = await pageWith('label=one');
-    await page.reload();
-    const after = await waitForNames(
-      (list) => list.includes(`website_tool_${domain}_tab1_whoami`) && list.length === before.length,
-      'tools after the reload',
-    );
+    const answers = await whoAnswers();
+    assert.equal(answers[`website_tool_${domain}_tab3_whoami`], 'five');
+    for (const label of ['five', 'one']) {
+      await (await pageWith(`label=${label}`)).reload();
+      await waitFor(async () => (await whoAnswers())[`website_tool_${domain}_tab1_whoami`] === 'one', 15_000, label);
+    }
+    const after = await waitForNames((list) => list.length === before.length, 'tools after the reloads');
     assert.deepEqual(after, before);
-    const result = await tabmcp.call(`website_tool_${domain}_tab1_whoami`);
-    assert.equal((result.structuredContent as { label: string }).label, 'one');
+    assert.deepEqual(await whoAnswers(), answers, 'every name runs in the same tab as before');
     assert.ok(!after.includes(`website_tool_${domain}_save_note`), 'no cached copy while a tab offers it');
+    await (await pageWith('label=five')).close();
+    await waitForNames((list) => !list.includes(`website_tool_${domain}_tab3_whoami`), 'tab 3 gone');
   });
 
   it('a cached tool called after its tab closed reopens its page and runs there', async () => {
@@ -179,16 +194,19 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
   });
 
   it('after the worker is stopped and restarts, each tab keeps its number: a call by the same name runs in the same tab', async () => {
-    // A gap in the numbers: "four" opens as tab 2 of its site, then tab 1 ("one") closes. A worker
-    // that renumbered would make "four" tab 1 again.
+    // A gap in the numbers: "four" opens after the reopened "one", then "one" closes. A worker that
+    // renumbered would give "four" the lower number.
+    const oneName = Object.entries(await whoAnswers()).find(([, label]) => label === 'one')?.[0] ?? '';
     await open(`${site.url('127.0.0.1')}/notes.html?label=four`);
-    await waitForNames((list) => list.includes(`website_tool_${domain}_tab2_whoami`), 'tab 2 of the site');
+    const isFour = (name: string) => name.includes(`${domain}_tab`) && name.endsWith('_whoami') && name !== oneName;
+    const fourName = (await waitForNames((list) => list.some(isFour), 'the tab of "four"')).find(isFour) ?? '';
+    assert.ok(oneName < fourName, `${oneName} before ${fourName}`);
     await (await pageWith('label=one')).close();
-    const before = await waitForNames(
-      (list) => !list.includes(`website_tool_${domain}_tab1_whoami`),
-      'tab 1 of the site gone',
-    );
-    assert.ok(before.includes(`website_tool_${domain}_tab2_save_note`), before.join(' '));
+    const before = await waitForNames((list) => !list.includes(oneName), 'the reopened "one" gone');
+    const answers = await whoAnswers();
+    assert.equal(answers[fourName], 'four');
+    const saveName = fourName.replace(/_whoami$/, '_save_note');
+    assert.ok(before.includes(saveName), before.join(' '));
     // What the new worker restores from: the hub's state in chrome.storage.local.
     const extensionPage = await (await tabmcp.cdp()).contexts()[0]!.newPage();
     await extensionPage.goto(`chrome-extension://${EXTENSION_ID}/popup.html`);
@@ -216,7 +234,8 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     assert.equal((result.structuredContent as { label: string }).label, 'three');
     // The page's content scripts register again while the worker restores: the numbers hold.
     assert.deepEqual(await waitForNames((list) => list.length === before.length, 'the same tools'), before);
-    const saved = await tabmcp.call(`website_tool_${domain}_tab2_save_note`, { text: 'after the restart' });
+    assert.deepEqual(await whoAnswers(), answers, 'every name runs in the same tab as before the restart');
+    const saved = await tabmcp.call(saveName, { text: 'after the restart' });
     assert.notEqual(saved.isError, true, textOf(saved));
     // Over CDP: the note landed in tab "four", and in no other page.
     const notes = new Map<string, string>();
@@ -233,7 +252,10 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
     const four = await pageWith('label=four');
     const cachedName = `website_tool_${domain}_save_note`;
     await four.evaluate(() => (window as unknown as { dropSaveNote(): void }).dropSaveNote());
-    await waitForNames((list) => !list.includes(`website_tool_${domain}_tab2_save_note`), 'save_note withdrawn');
+    await waitForNames(
+      (list) => !list.some((name) => name.includes(`${domain}_tab`) && name.endsWith('_save_note')),
+      'save_note withdrawn',
+    );
     await four.close();
     const names = await waitForNames((list) => !list.some((name) => name.includes(`${domain}_tab`)), 'tab gone');
     assert.ok(!names.includes(cachedName), `no cached copy left: ${names.join(' ')}`);

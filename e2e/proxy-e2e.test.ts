@@ -266,7 +266,11 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     assert.equal((settings.error as { code: number }).code, -32602);
     assert.match((settings.error as { message: string }).message, /about:blank/);
     const gone = await raw.request('closeTab', { tabId: 999_999 });
-    assert.equal((gone.error as { code: number }).code, -32001);
+    assert.equal(
+      (gone.error as { code: number }).code,
+      -32007,
+      "tab not found: not proxy-protocol.md's -32001 (already connected)",
+    );
     const script = await raw.request('browser_navigate', { tabId: 1, url: 'javascript:alert(1)' });
     assert.equal((script.error as { code: number }).code, -32602);
     const missing = await raw.request('click', { tabId: (await firstTabId(raw)) ?? 0, selector: '#nothing-here' });

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   errorMessage,
   type Logger,
+  mayHaveRun,
   type PageMethod,
   ProtocolError,
   type Tool,
@@ -73,14 +74,13 @@ export class CallRouter {
         this.#usableTab(tab.tabId);
         return await this.#callAudited(tab, route.toolName, args, timeoutMs);
       } catch (error) {
-        if (!(error instanceof ProtocolError) || error.code !== ErrorCode.TabNotFound) throw error;
+        if (!(error instanceof ProtocolError) || !REROUTABLE.has(error.code)) throw error;
         tried.add(tab.tabId);
-        const delivered = (error.data as { delivered?: boolean } | undefined)?.delivered === true;
         const tool = tab.tools.find((candidate) => candidate.name === route.toolName);
-        if (delivered && !isReplayable(tool)) {
+        if (error.code === ErrorCode.PageLostMidCall && !isReplayable(tool)) {
           throw new ProtocolError(
-            ErrorCode.TabNotFound,
-            `${error.message}. The call may have run in part; "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. Check the page state, then call it again if needed.`,
+            ErrorCode.PageLostMidCall,
+            `${error.message}. "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. ${mayHaveRun(name)}`,
           );
         }
         const next = this.#bestTab(route, tried);
@@ -138,7 +138,7 @@ export class CallRouter {
         timeoutMs,
       );
       const checked = validate(CallToolResult, payload, `result of ${toolName}`);
-      if (!checked.ok) throw checked.error;
+      if (!checked.ok) throw new ProtocolError(ErrorCode.FaultyToolResult, checked.error.message);
       audit.add({ ...entry, at: now(), outcome: checked.value.isError ? 'error' : 'ok', ms: now() - started });
       return checked.value;
     } catch (error) {
@@ -169,7 +169,19 @@ export class CallRouter {
   }
 
   /** mcp-b.md: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
-  async #reopen(route: Route): Promise<TabTools> {
+  /** Reopens under way, by cached tool: concurrent calls share one new tab (issue 27 H4). */
+  readonly #reopening = new Map<string, Promise<TabTools>>();
+
+  #reopen(route: Route): Promise<TabTools> {
+    const key = cacheKey(route.domain, route.toolName);
+    const running = this.#reopening.get(key);
+    if (running) return running;
+    const reopening = this.#openFor(route).finally(() => this.#reopening.delete(key));
+    this.#reopening.set(key, reopening);
+    return reopening;
+  }
+
+  async #openFor(route: Route): Promise<TabTools> {
     const { registry, opener, openWaitMs } = this.#options;
     const cached = registry.cached.get(cacheKey(route.domain, route.toolName));
     const url = cached?.url ?? `https://${route.domain}`;
@@ -194,6 +206,9 @@ export class CallRouter {
     return tab;
   }
 }
+
+/** A call that failed with one of these may go to another tab of the same site (a lost one only if replayable). */
+const REROUTABLE: ReadonlySet<number> = new Set([ErrorCode.TabNotFound, ErrorCode.PageLostMidCall]);
 
 /** Repeating a call in another tab is safe only for tools that say so. */
 function isReplayable(tool: Tool | undefined): boolean {

@@ -73,12 +73,15 @@ export class TabDelivery {
     const id = String(message.id);
     if (this.#pending.groupOf(id) !== fromTabId) return;
     if (message.result.success) this.#pending.resolve(id, message.result.payload);
-    else this.#pending.reject(id, new ProtocolError(ErrorCode.InternalError, message.result.payload));
+    else {
+      const code = message.result.code ?? ErrorCode.InternalError;
+      this.#pending.reject(id, new ProtocolError(code, message.result.payload));
+    }
   }
 
-  /** The tab went away: its calls are answered now, marked as delivered (the page may have run them). */
+  /** The tab went away: its calls are answered now, as calls the page may have run. */
   failTab(tabId: number, reason: string): void {
-    this.#pending.rejectGroup(tabId, () => new ProtocolError(ErrorCode.TabNotFound, reason, { delivered: true }));
+    this.#pending.rejectGroup(tabId, () => new ProtocolError(ErrorCode.PageLostMidCall, reason));
   }
 
   /** The tab registered its tools: whoever waits for it looks again. */

@@ -10,5 +10,5 @@ export { isLoopback, type SiteDecision, SitePolicy, siteOf } from './site-policy
 export { HubSnapshot, type HubStore, MemoryHubStore } from './store';
 export type { TabTools } from './tab-tools';
 export type { TabTransport } from './tab-transport';
-export { checkTools, HUB_TOOL_PREFIX } from './tool-check';
-export { hubToolName, MAX_TOOL_NAME_LENGTH } from './tool-namer';
+export { checkTools } from './tool-check';
+export { hubToolName } from './tool-namer';

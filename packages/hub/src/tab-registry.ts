@@ -3,6 +3,7 @@ import { trimCache } from './cache-limits';
 import { domainOf } from './domain';
 import { SitePolicy, siteOf } from './site-policy';
 import type { HubSnapshot, StoredCachedTool, StoredTab } from './store';
+import { TabNumbers } from './tab-numbers';
 import { cacheKey, hasTool, type TabTools } from './tab-tools';
 import { checkTools, isCached } from './tool-check';
 import type { HubViewState } from './view';
@@ -26,6 +27,7 @@ export class TabRegistry {
   readonly tabs = new Map<number, TabTools>();
   readonly cached = new Map<string, StoredCachedTool>();
   readonly policy = new SitePolicy();
+  readonly #numbers = new TabNumbers();
   readonly #now: () => number;
   readonly #log: Logger;
 
@@ -46,7 +48,7 @@ export class TabRegistry {
       tabId,
       url,
       domain,
-      ordinal: sameDomain ? previous.ordinal : this.freeOrdinal(domain),
+      ordinal: sameDomain ? previous.ordinal : this.#numbers.numberFor(domain, tabId),
       source: message.params.source ?? previous?.source,
       tools: unchanged ? previous.tools : accepted,
       updatedAt: this.#now(),
@@ -69,9 +71,7 @@ export class TabRegistry {
    * not connected until its content script registers again.
    */
   adopt(stored: StoredTab, lastSeen: number): void {
-    const ordinal = this.#ordinalTaken(stored.domain, stored.ordinal, stored.tabId)
-      ? this.freeOrdinal(stored.domain)
-      : stored.ordinal;
+    const ordinal = this.#numbers.adopt(stored.domain, stored.tabId, stored.ordinal);
     this.tabs.set(stored.tabId, {
       ...stored,
       ordinal,
@@ -80,17 +80,6 @@ export class TabRegistry {
       capabilities: stored.capabilities,
       connected: false,
     });
-  }
-
-  freeOrdinal(domain: string | undefined): number {
-    for (let n = 1; ; n++) if (!this.#ordinalTaken(domain, n)) return n;
-  }
-
-  #ordinalTaken(domain: string | undefined, ordinal: number, except?: number): boolean {
-    for (const tab of this.tabs.values()) {
-      if (tab.domain === domain && tab.ordinal === ordinal && tab.tabId !== except) return true;
-    }
-    return false;
   }
 
   /** Only allowed sites get cached tools (they are persisted and outlive the tab), within CACHE_LIMITS. */

@@ -5,7 +5,7 @@ export interface TabTools {
   tabId: number;
   url: string | undefined;
   domain: string | undefined;
-  /** The N of `tab<N>` in hub names: small, per domain, stable while the tab lives. */
+  /** The N of `tab<N>` in hub names: per domain, the tab's for life, never given to another tab (tab-numbers.ts). */
   ordinal: number;
   source: ToolSource | undefined;
   tools: Tool[];

@@ -1,6 +1,8 @@
 import {
+  HUB_TOOL_PREFIX,
   jsonShapeProblem,
   MAX_TAB_TOOL_BYTES,
+  MAX_TOOL_NAME_LENGTH,
   MAX_TOOLS_PER_TAB,
   serializedSize,
   Tool,
@@ -11,9 +13,6 @@ export interface CheckedTools {
   accepted: Tool[];
   rejected: Array<{ name: string; reason: string }>;
 }
-
-/** The hub owns `website_tool_<domain>_…`; a page tool with such a name could pass for another site's. */
-export const HUB_TOOL_PREFIX = 'website_tool_';
 
 export interface ToolLimits {
   count: number;
@@ -44,7 +43,10 @@ export function checkTools(tools: readonly unknown[], limits: ToolLimits = TAB_T
     }
     const tool = parsed.value;
     if (!/^[^\s\p{C}]+$/u.test(tool.name)) {
-      rejected.push({ name: tool.name.slice(0, 64), reason: 'the name must be printable, without spaces' });
+      rejected.push({
+        name: tool.name.slice(0, MAX_TOOL_NAME_LENGTH),
+        reason: 'the name must be printable, without spaces',
+      });
       continue;
     }
     if (tool.name.toLowerCase().startsWith(HUB_TOOL_PREFIX)) {
@@ -79,5 +81,5 @@ export function isCached(tool: Tool): boolean {
 
 function nameOf(raw: unknown, index: number): string {
   const name = (raw as { name?: unknown } | null)?.name;
-  return typeof name === 'string' ? name.slice(0, 64) : `#${index + 1}`;
+  return typeof name === 'string' ? name.slice(0, MAX_TOOL_NAME_LENGTH) : `#${index + 1}`;
 }

@@ -1,6 +1,4 @@
-/** Claude's API accepts `^[a-zA-Z0-9_-]{1,64}$`; the MCP spec allows more, so we use the strictest. */
-export const MAX_TOOL_NAME_LENGTH = 64;
-const PREFIX = 'website_tool_';
+import { HUB_TOOL_PREFIX, MAX_TOOL_NAME_LENGTH } from '@tabmcp/protocol';
 
 function safe(text: string): string {
   return text.replace(/[^A-Za-z0-9_-]/g, '_');
@@ -17,12 +15,22 @@ function shortHash(text: string): string {
 }
 
 /**
+ * A page name `safe` changes could meet another's (`cart.add` and `cart_add`, two non-Latin names):
+ * it carries a tag of its raw form, so which tool a hub name runs never depends on the order of
+ * the page's list, nor on which other tools it lists (issue 27 H5).
+ */
+function ownName(toolName: string): string {
+  const cleaned = safe(toolName);
+  return cleaned === toolName ? cleaned : `${cleaned}_${shortHash(toolName)}`;
+}
+
+/**
  * mcp-b.md's names: `website_tool_<domain>_tab<N>_<name>` for a tab's tool, and
  * `website_tool_<domain>_<name>` for a cached tool whose tab is gone. Names that would exceed 64
  * characters keep their start and gain a hash of the full name; `taken` makes them unique.
  */
 export function hubToolName(domain: string, ordinal: number | undefined, toolName: string, taken: Set<string>): string {
-  const full = `${PREFIX}${safe(domain)}_${ordinal === undefined ? '' : `tab${ordinal}_`}${safe(toolName)}`;
+  const full = `${HUB_TOOL_PREFIX}${safe(domain)}_${ordinal === undefined ? '' : `tab${ordinal}_`}${ownName(toolName)}`;
   let name =
     full.length <= MAX_TOOL_NAME_LENGTH ? full : `${full.slice(0, MAX_TOOL_NAME_LENGTH - 7)}_${shortHash(full)}`;
   const base = name;

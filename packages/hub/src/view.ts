@@ -61,11 +61,13 @@ export function buildView(state: HubViewState): HubView {
   );
   for (const entry of cached) {
     if (state.siteAccess(entry.url) !== 'allowed') continue;
-    if (live.some((tab) => tab.domain === entry.domain && hasTool(tab, entry.tool.name))) continue;
     const name = hubToolName(entry.domain, undefined, entry.tool.name, taken);
+    routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
+    // An open tab offers it: listed under that tab's name, but the domain-only name an agent may
+    // hold from before (issue 27 H2) still routes, to the best tab of the domain.
+    if (live.some((tab) => tab.domain === entry.domain && hasTool(tab, entry.tool.name))) continue;
     const origin = originOfDomain(entry.domain, entry.url);
     tools.push(presentHubTool(entry.tool, name, { origin, ordinal: undefined, active: false, reopenUrl: entry.url }));
-    routes.set(name, { domain: entry.domain, toolName: entry.tool.name, tabId: undefined });
   }
   return { tools, routes, capabilities: hubCapabilities(state) };
 }

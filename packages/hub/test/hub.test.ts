@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Hub, type HubOptions, MemoryHubStore, type TabOpener } from '@tabmcp/hub';
-import { ErrorCode, ProtocolError, type Tool } from '@tabmcp/protocol';
+import { ErrorCode, mayHaveRun, ProtocolError, type Tool } from '@tabmcp/protocol';
 import { MemoryTransport, tool } from './memory-transport';
 
 const SHOP = 'http://127.0.0.1:8080/shop/';
@@ -71,14 +71,27 @@ describe('hub: registration and names', () => {
     assert.equal(changes.length, 1, 'no change, no announcement');
   });
 
-  it('keeps tab numbers stable: a freed number is reused by the next tab', () => {
+  it('keeps tab numbers stable: a reload keeps its number, a freed number goes to no other tab (issue 27 H1)', () => {
     const { hub, transport } = makeHub();
     transport.connect(1, SHOP, [tool('a')]);
     transport.connect(2, SHOP, [tool('a')]);
-    transport.disconnect(1);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a']);
     transport.connect(3, SHOP, [tool('a')]);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_a', 'website_tool_127_0_0_1_8080_tab2_a']);
+    transport.disconnect(1);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a', 'website_tool_127_0_0_1_8080_tab3_a']);
+    // Tab 3 reloads (its page goes, then registers again): it stays tab3, never takes the freed 1.
+    transport.disconnect(3);
+    transport.connect(3, SHOP, [tool('a')]);
+    transport.disconnect(2);
+    transport.connect(2, SHOP, [tool('a')]);
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_a', 'website_tool_127_0_0_1_8080_tab3_a']);
+    // A new tab of the site gets a number no tab had: the name an agent holds for tab1 runs nowhere else.
+    transport.connect(4, SHOP, [tool('a')]);
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_tab4_a'), names(hub).join(' '));
+    assert.ok(!names(hub).includes('website_tool_127_0_0_1_8080_tab1_a'));
+    // A trip to another site and back keeps the tab's number there too.
+    transport.connect(2, BLOG, [tool('b')]);
+    transport.connect(2, SHOP, [tool('a')]);
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_tab2_a'), names(hub).join(' '));
   });
 
   it('makes long and clashing names valid and unique', () => {
@@ -127,8 +140,7 @@ describe('hub: registration and names', () => {
     const call = hub.callTool(1, 'slow', {});
     transport.disconnect(1);
     const error = await rejection(call);
-    assert.equal(error.code, ErrorCode.TabNotFound);
-    assert.equal(error.code, -32001);
+    assert.equal(error.code, ErrorCode.PageLostMidCall, 'the call reached the page: it may have run');
     assert.deepEqual(names(hub), []);
     transport.connect(1, `${SHOP}reloaded`, [tool('fresh')]);
     assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_fresh']);
@@ -168,8 +180,8 @@ describe('hub: routing', () => {
     transport.connect(4, SHOP, [tool('search', { annotations: { readOnlyHint: true } })], () => 'hang');
     transport.connect(5, SHOP, [tool('search', { annotations: { readOnlyHint: true } })]);
     hub.setActiveTab(5);
-    // Tab 4 took the freed number 1; it hangs and closes: the active tab 5 wins over tab 2.
-    const pinned = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {});
+    // Tab 4 got a number never given before (4); it hangs and closes: the active tab 5 wins over tab 2.
+    const pinned = hub.callHubTool('website_tool_127_0_0_1_8080_tab4_search', {});
     await new Promise((done) => setImmediate(done));
     assert.deepEqual(transport.calls(4).length, 1);
     transport.disconnect(4);
@@ -184,8 +196,9 @@ describe('hub: routing', () => {
     await new Promise((done) => setImmediate(done));
     transport.disconnect(1);
     const error = await rejection(call);
-    assert.equal(error.code, ErrorCode.TabNotFound);
+    assert.equal(error.code, ErrorCode.PageLostMidCall);
     assert.match(error.message, /not repeated in another tab/);
+    assert.ok(error.message.includes(mayHaveRun('website_tool_127_0_0_1_8080_tab1_buy')), error.message);
     assert.equal(transport.calls(2).length, 0);
   });
 
@@ -248,7 +261,34 @@ describe('hub: cached tools', () => {
     const result = await hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'hi' });
     assert.deepEqual(opened, [`${SHOP}notes`]);
     assert.equal((result.structuredContent as { tabId: number }).tabId, 7);
-    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab1_notes'], 'the live tab replaces the cached entry');
+    assert.deepEqual(names(hub), ['website_tool_127_0_0_1_8080_tab2_notes'], 'the live tab replaces the cached entry');
+    // Issue 27 H2: the domain-only name an agent holds keeps working once the page is open again.
+    const again = await hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'again' });
+    assert.equal((again.structuredContent as { tabId: number }).tabId, 7);
+    assert.deepEqual(opened, [`${SHOP}notes`], 'no second tab opened');
+  });
+
+  it('two calls at once to a cached tool with no open tab share one reopened tab (issue 27 H4)', async () => {
+    const transport = new MemoryTransport();
+    const opened: string[] = [];
+    const opener: TabOpener = {
+      async open(url) {
+        opened.push(url);
+        const tabId = 20 + opened.length;
+        setTimeout(() => transport.connect(tabId, url, [tool('notes', { annotations: { cache: true } })]), 5);
+        return tabId;
+      },
+    };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
+    transport.connect(1, `${SHOP}notes`, [tool('notes', { annotations: { cache: true } })]);
+    transport.disconnect(1);
+    const [first, second] = await Promise.all([
+      hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'a' }),
+      hub.callHubTool('website_tool_127_0_0_1_8080_notes', { q: 'b' }),
+    ]);
+    assert.deepEqual(opened, [`${SHOP}notes`], 'one tab opened');
+    assert.equal((first.structuredContent as { tabId: number }).tabId, 21);
+    assert.equal((second.structuredContent as { tabId: number }).tabId, 21);
   });
 
   it('reports a reopened page that never offers the tool', async () => {

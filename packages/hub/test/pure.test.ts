@@ -41,6 +41,21 @@ describe('tool namer', () => {
     assert.notEqual(long, other);
     assert.match(other, /^[A-Za-z0-9_-]{1,64}$/);
   });
+
+  it('names clashing tools by what they are, not by where they stand in the list (issue 27 H5)', () => {
+    const nameAll = (tools: string[]) => {
+      const taken = new Set<string>();
+      return new Map(tools.map((tool) => [tool, hubToolName('shop.test', 1, tool, taken)]));
+    };
+    const tools = ['cart.add', 'cart_add', 'ünïcode', 'ñäme'];
+    const forward = nameAll(tools);
+    const backward = nameAll([...tools].reverse());
+    assert.deepEqual([...backward].sort(), [...forward].sort(), 'each tool keeps its name when the list is reordered');
+    assert.equal(new Set(forward.values()).size, tools.length);
+    assert.equal(forward.get('cart_add'), 'website_tool_shop_test_tab1_cart_add', 'a safe name is kept as it is');
+    // A tool that joins later takes no name from the ones already there.
+    assert.deepEqual(nameAll(['cart.add']).get('cart.add'), forward.get('cart.add'));
+  });
 });
 
 describe('routing choice', () => {

@@ -70,16 +70,23 @@ export class McpWindowClient extends EventTarget {
   }
 
   connect(): Promise<void> {
-    this.#connecting ??= this.#open().then(
+    if (this.#connecting) return this.#connecting;
+    const attempt: Promise<void> = this.#open().then(
       (link) => {
+        // close() ran while this connect was pending: the link it opened is closed, not kept (D24).
+        if (this.#connecting !== attempt) {
+          link.close();
+          throw new ProtocolError(ErrorCode.InternalError, 'McpWindowClient was closed while connecting');
+        }
         this.#link = link;
       },
       (error: unknown) => {
-        this.#connecting = undefined;
+        if (this.#connecting === attempt) this.#connecting = undefined;
         throw error;
       },
     );
-    return this.#connecting;
+    this.#connecting = attempt;
+    return attempt;
   }
 
   close(): void {
@@ -241,24 +248,43 @@ export class McpWindowClient extends EventTarget {
   }
 }
 
-function isWindowMcpApi(value: unknown): value is WindowMcpApi {
+/** mcp-window.md's WindowMcpApi: every method a client may call, and the EventTarget it listens on. */
+const PROVIDER_METHODS = [
+  'getServerInfo',
+  'getCapabilities',
+  'listResources',
+  'readResource',
+  'listTools',
+  'callTool',
+  'listPrompts',
+  'getPrompt',
+  'addEventListener',
+  'removeEventListener',
+] as const;
+
+/** A provider is there once the namespace holds tools; whether it is whole is checked next. */
+function looksLikeProvider(value: unknown): value is Record<string, unknown> {
   const record = value as Record<string, unknown> | null;
-  return (
-    typeof record === 'object' &&
-    record !== null &&
-    typeof record.listTools === 'function' &&
-    typeof record.callTool === 'function' &&
-    typeof record.addEventListener === 'function'
+  return typeof record === 'object' && record !== null && typeof record.listTools === 'function';
+}
+
+/** The provider found, whole, or an error naming what it lacks (rather than a TypeError on first use). */
+function wholeProvider(found: Record<string, unknown>, namespace: string): WindowMcpApi {
+  const missing = PROVIDER_METHODS.filter((method) => typeof found[method] !== 'function');
+  if (missing.length === 0) return found as unknown as WindowMcpApi;
+  throw new ProtocolError(
+    ErrorCode.InvalidRequest,
+    `window.${namespace} is not a complete MCP provider: it lacks ${missing.join(', ')}. Create it with new McpWindowProvider(...).exposeOnWindow('${namespace}'), or give it every method of mcp-window.md's WindowMcpApi.`,
   );
 }
 
 /** A page exposes its provider whenever its code runs, with no event to hear: look every 25 ms. */
-function waitForProvider(win: Window, namespace: string, timeoutMs: number): Promise<WindowMcpApi> {
+async function waitForProvider(win: Window, namespace: string, timeoutMs: number): Promise<WindowMcpApi> {
   const found = () => {
     const candidate = (win as unknown as Record<string, unknown>)[namespace];
-    return isWindowMcpApi(candidate) ? candidate : undefined;
+    return looksLikeProvider(candidate) ? candidate : undefined;
   };
-  return waitUntil<WindowMcpApi>(
+  const provider = await waitUntil<Record<string, unknown>>(
     (done) => {
       const now = found();
       if (now) {
@@ -281,6 +307,7 @@ function waitForProvider(win: Window, namespace: string, timeoutMs: number): Pro
       },
     },
   );
+  return wholeProvider(provider, namespace);
 }
 
 async function callDirect(api: WindowMcpApi, method: string, params: JsonObject): Promise<unknown> {

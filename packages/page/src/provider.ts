@@ -386,6 +386,18 @@ function compileUriTemplate(template: string): (uri: string) => Record<string, s
   return (uri) => {
     const match = regex.exec(uri);
     if (!match) return undefined;
-    return Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(match[index + 1] ?? '')]));
+    return Object.fromEntries(names.map((name, index) => [name, decodeVariable(uri, name, match[index + 1] ?? '')]));
   };
+}
+
+/** A template variable's value, percent-decoded; a bad escape (`%E0%A4%A`) is the caller's to fix (D25). */
+function decodeVariable(uri: string, name: string, raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `The resource URI "${uri}" has a bad percent-encoding in {${name}} ("${raw}"): encode it with encodeURIComponent.`,
+    );
+  }
 }

@@ -22,6 +22,22 @@ function shopProvider(calls: string[]): McpWindowProvider {
 
 const asWindow = (fake: FakeWindow) => fake as unknown as Window;
 
+/** How many listeners the provider holds now, counted as they are added and removed. */
+function countListeners(provider: McpWindowProvider): () => number {
+  let listeners = 0;
+  const add = provider.addEventListener.bind(provider);
+  const remove = provider.removeEventListener.bind(provider);
+  provider.addEventListener = (...args: Parameters<typeof add>) => {
+    listeners++;
+    add(...args);
+  };
+  provider.removeEventListener = (...args: Parameters<typeof remove>) => {
+    listeners--;
+    remove(...args);
+  };
+  return () => listeners;
+}
+
 function nextNotification(client: McpWindowClient): Promise<McpNotificationDetail> {
   return new Promise((resolve) => {
     const stop = client.onNotification((detail) => {
@@ -184,21 +200,62 @@ describe('McpWindowClient.connect (issue 14, defect 16)', () => {
     assert.ok(page);
     const provider = new McpWindowProvider({ name: 'p', version: '1' });
     provider.getServerInfo = () => new Promise(() => {});
-    let listeners = 0;
-    const add = provider.addEventListener.bind(provider);
-    const remove = provider.removeEventListener.bind(provider);
-    provider.addEventListener = (...args: Parameters<typeof add>) => {
-      listeners++;
-      add(...args);
-    };
-    provider.removeEventListener = (...args: Parameters<typeof remove>) => {
-      listeners--;
-      remove(...args);
-    };
+    const listeners = countListeners(provider);
     provider.exposeOnWindow('mcp', page);
     const client = new McpWindowClient({ window: asWindow(page.self), connectTimeoutMs: 50 });
     await assert.rejects(client.connect(), /did not answer getServerInfo within 50 ms/);
-    assert.equal(listeners, 0);
+    assert.equal(listeners(), 0);
+  });
+});
+
+describe('McpWindowClient against odd providers and races (issue 27)', () => {
+  it('D13: a minimal window.mcp gets a clear error naming what it lacks, not a raw TypeError', async () => {
+    const [page] = createRealms('https://shop.example');
+    assert.ok(page);
+    const minimal = new EventTarget() as EventTarget & Record<string, unknown>;
+    minimal.listTools = async () => ({ tools: [] });
+    minimal.callTool = async () => ({ content: [] });
+    (page.self as unknown as Record<string, unknown>).mcp = minimal;
+    const client = new McpWindowClient({ window: asWindow(page.self), connectTimeoutMs: 200 });
+    await assert.rejects(client.connect(), (error: Error) => {
+      assert.doesNotMatch(error.message, /is not a function/);
+      assert.match(
+        error.message,
+        /window\.mcp is not a complete MCP provider: it lacks getServerInfo, getCapabilities/,
+      );
+      return true;
+    });
+  });
+
+  it('D24: close() during a pending connect() leaves the client closed, with no listener behind', async () => {
+    const [page] = createRealms('https://shop.example');
+    assert.ok(page);
+    const provider = new McpWindowProvider({ name: 'p', version: '1' });
+    let answerInfo: () => void = () => {};
+    const info = provider.getServerInfo.bind(provider);
+    provider.getServerInfo = () => new Promise((done) => (answerInfo = () => done(info())));
+    const listeners = countListeners(provider);
+    provider.exposeOnWindow('mcp', page);
+    const client = new McpWindowClient({ window: asWindow(page.self), connectTimeoutMs: 2_000 });
+    const connecting = client.connect();
+    await new Promise((done) => setImmediate(done));
+    client.close();
+    answerInfo();
+    await assert.rejects(connecting, /closed while connecting/);
+    assert.equal(client.connected, false);
+    assert.equal(listeners(), 0);
+  });
+
+  it('D25: a bad percent-encoding in a resource URI gets a clear error, not a bare URIError', async () => {
+    const provider = new McpWindowProvider({ name: 'p', version: '1' });
+    provider.addResourceTemplate({ uriTemplate: 'product://{id}', name: 'Product' }, (uri) => ({
+      contents: [{ uri, text: 'x' }],
+    }));
+    await assert.rejects(provider.readResource({ uri: 'product://%E0%A4%A' }), (error: Error) => {
+      assert.notEqual(error.name, 'URIError');
+      assert.match(error.message, /bad percent-encoding in \{id\}.*encodeURIComponent/);
+      return true;
+    });
   });
 });
 

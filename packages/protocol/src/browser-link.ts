@@ -121,6 +121,8 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
     callId: RequestId,
     result: CallToolResult.optional(),
     error: z.string().max(65_536).optional(),
+    /** The error's code (errors.ts), so the server classifies it without reading its words. */
+    code: z.number().int().optional(),
   }),
   z.object({
     type: z.literal('response'),

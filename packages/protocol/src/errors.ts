@@ -1,19 +1,38 @@
-/** JSON-RPC 2.0 error codes, plus the application codes used across tabmcp's links. */
+/**
+ * Every error code on tabmcp's links, as data: the JSON-RPC 2.0 codes, proxy-protocol.md's own
+ * (-32000 and -32001 keep the meanings its examples give them), and tabmcp's application codes.
+ * One code has one meaning on every link, because an error raised in the hub can travel out
+ * through the local link or the remote proxy. Errors are classified by these codes, never by
+ * their wording (a test checks that no two names share a value).
+ */
 export const ErrorCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Generic server-side failure (proxy-protocol.md uses it for auth and routing failures). */
+  /** Generic server-side failure (proxy-protocol.md uses it for auth, rate limits and "Extension not found"). */
   ServerError: -32000,
-  /** mcp-b.md: the tab that should run the call does not exist (any more). */
-  TabNotFound: -32001,
+  /** proxy-protocol.md: `connect` while this MCP client is already connected to an extension. */
+  AlreadyConnected: -32001,
   RequestTimeout: -32002,
   BrowserNotConnected: -32003,
   ToolNotFound: -32004,
   SiteNotAllowed: -32005,
   MessageTooLarge: -32006,
+  /**
+   * mcp-b.md's TabNotFound: the tab that should run the call does not exist (any more), and the
+   * call never reached its page. Not mcp-b.md's example -32001, which the proxy link already uses.
+   */
+  TabNotFound: -32007,
+  /** The call reached the page, which then went away (reload, navigation, close) before answering: it may have run. */
+  PageLostMidCall: -32008,
+  /** Remote proxy: the extension this client was connected to went away (it disconnected, or its proxy instance did). */
+  ExtensionGone: -32009,
+  /** The page's tool answered with something that is not a tool result: calling it again will not help. */
+  FaultyToolResult: -32010,
+  /** Remote proxy: the route to the instance that holds the browser broke while a call was in flight: it may have run. */
+  ProxyRouteLost: -32011,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -50,3 +69,11 @@ export function toProtocolError(error: unknown, fallbackCode: number = ErrorCode
   if (error instanceof ProtocolError) return error;
   return new ProtocolError(fallbackCode, errorMessage(error));
 }
+
+/**
+ * What an agent is told when a call reached the page and the page went away before answering:
+ * the call may have run, so it must not simply be repeated (a non-idempotent tool would run twice).
+ * Both views give this text (the focused one in the server, the `all` one in the hub).
+ */
+export const mayHaveRun = (tool: string) =>
+  `The call reached the page, so it may have run. Check the page's state (list_tabs, then read the page) before calling "${tool}" again.`;

@@ -14,6 +14,7 @@ export * from './pending-requests';
 export * from './popup';
 export * from './port';
 export * from './remote-methods';
+export * from './shared-rules';
 export * from './tab-envelope';
 export * from './tab-wire';
 export * from './tool';

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const JsonRpcId = z.union([z.string().max(512), z.number().int()]);
+/** Longest string id any tabmcp end accepts (the proxy's mapped ids included). */
+export const MAX_ID_LENGTH = 512;
+export const JsonRpcId = z.union([z.string().max(MAX_ID_LENGTH), z.number().int()]);
 export type JsonRpcId = z.infer<typeof JsonRpcId>;
 
 export const JsonRpcErrorObject = z.object({

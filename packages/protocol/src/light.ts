@@ -3,6 +3,7 @@ export * from './errors';
 export * from './limits';
 export * from './listener-set';
 export * from './pending-requests';
+export * from './shared-rules';
 export * from './tab-wire';
 export * from './untrusted-text';
 export * from './with-timeout';

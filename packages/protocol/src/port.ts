@@ -88,7 +88,12 @@ export const PortResponse = z.object({
   result: z.union([
     z.object({ success: z.literal(true), payload: z.unknown() }),
     // A page's long error text is cut rather than refused, so the caller hears of it at once.
-    z.object({ success: z.literal(false), payload: z.string().transform((text) => text.slice(0, MAX_ERROR_TEXT)) }),
+    z.object({
+      success: z.literal(false),
+      payload: z.string().transform((text) => text.slice(0, MAX_ERROR_TEXT)),
+      /** errors.ts: set when the content script knows what went wrong (a page answer that is no tool result). */
+      code: z.number().int().optional(),
+    }),
   ]),
 });
 export type PortResponse = z.infer<typeof PortResponse>;

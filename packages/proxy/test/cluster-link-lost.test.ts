@@ -1,6 +1,7 @@
 // Issue 13 finding 14: when Redis dies, a call waiting on another instance fails at once, not after 120 s.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
 import {
   attach,
   connectExtension,
@@ -48,9 +49,36 @@ describe('cluster link lost', () => {
 
     await redis.stop();
     const reply = await client.socket.nextMatching((frame) => frame.id === 2, 10_000);
-    assert.equal((reply.error as { code: number }).code, -32000);
+    assert.equal((reply.error as { code: number }).code, -32011);
     assert.match((reply.error as { message: string }).message, /^Cluster link lost/);
     // The connection is kept: the link may come back.
     await redis.start();
+  });
+
+  it('a pub/sub outage far shorter than the sweep still answers the call waiting on another instance (issue 27 P1)', async () => {
+    const token = await tokenFor('link-blip');
+    const extension = await connectExtension(c, token, 'Chrome on C, blip'); // never answers
+    const client = await connectMcp(b, token);
+    sockets.push(extension.socket, client.socket);
+    await eventually(async () => {
+      const reply = await client.socket.request(1, 'list_extensions', {});
+      const found = (reply.result as { extensions: Array<{ id: string }> }).extensions;
+      return found.some((entry) => entry.id === extension.extensionId) ? true : undefined;
+    });
+    await attach(client, extension.extensionId);
+    client.socket.send({ jsonrpc: '2.0', id: 2, method: 'getTabs', params: {} });
+    await extension.socket.nextMatching((frame) => frame.method === 'getTabs');
+    // Every subscriber connection is cut; ioredis is back within tens of milliseconds, long before
+    // the 1 s sweep would look, and a reply published meanwhile would be gone.
+    const admin = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 0 });
+    await admin.connect();
+    try {
+      await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    } finally {
+      admin.disconnect();
+    }
+    const reply = await client.socket.nextMatching((frame) => frame.id === 2, 10_000);
+    assert.equal((reply.error as { code: number }).code, -32011);
+    assert.match((reply.error as { message: string }).message, /may have run/);
   });
 });

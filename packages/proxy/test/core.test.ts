@@ -64,6 +64,16 @@ async function authenticatedExtension(core: ProxyCore, token: string) {
   return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };
 }
 
+async function extensionWithInstance(core: ProxyCore, token: string, instance: string) {
+  const peer = new FakePeer();
+  const session = core.acceptExtension(peer);
+  peer.take();
+  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: token, instance } });
+  const authenticated = await eventually(() => peer.frames.find((frame) => frame.method === 'authenticated'));
+  peer.take();
+  return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };
+}
+
 async function authenticatedClient(core: ProxyCore, token: string) {
   const peer = new FakePeer();
   const session = core.acceptMcpClient(peer);
@@ -115,6 +125,64 @@ describe('core on one node', () => {
       connections: 0,
       inFlight: 0,
     });
+  });
+
+  it('gives a browser the same id at every reconnect, so --extension-id finds it again (issue 27 P3)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('stable-user');
+    const first = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.match(first.extensionId, /^ext-[0-9a-f-]{36}$/);
+    first.session.closed();
+    const again = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.equal(again.extensionId, first.extensionId);
+    // Its old socket still lingering when it comes back: the newer connection wins, listed once.
+    const lingering = await extensionWithInstance(core, token, 'laptop-chrome-0123456789');
+    assert.equal(lingering.extensionId, first.extensionId);
+    const client = await authenticatedClient(core, token);
+    send(client.session, { id: 2, method: 'list_extensions' });
+    const listed = await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
+    assert.deepEqual(
+      (listed.result as { extensions: Array<{ id: string }> }).extensions.map((entry) => entry.id),
+      [first.extensionId],
+    );
+    // Another key, or another user with the same key, is another browser.
+    const other = await extensionWithInstance(core, token, 'desktop-chrome-0123456789');
+    assert.notEqual(other.extensionId, first.extensionId);
+    const stranger = await extensionWithInstance(core, await tokenFor('other-user'), 'laptop-chrome-0123456789');
+    assert.notEqual(stranger.extensionId, first.extensionId);
+  });
+
+  it('answers every request sent right behind mcp_handshake, past the backlog too (issue 27 P5)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('eager-user');
+    const peer = new FakePeer();
+    const session = core.acceptMcpClient(peer);
+    send(session, { id: 1, method: 'mcp_handshake', params: { accessToken: token } });
+    for (let id = 2; id <= 101; id++) send(session, { id, method: 'list_extensions' });
+    const answered = () =>
+      new Set(peer.frames.filter((frame) => typeof frame.id === 'number').map((frame) => frame.id));
+    await eventually(() => (answered().size === 101 ? true : undefined));
+    const refused = peer.frames.filter((frame) => frame.error !== undefined);
+    assert.ok(refused.length > 0);
+    assert.match(JSON.stringify(refused[0]?.error), /before mcp_handshake was answered/);
+  });
+
+  it('refuses at once a request id too long to forward, instead of letting it go unanswered (issue 27 P6)', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const token = await tokenFor('long-id-user');
+    const extension = await authenticatedExtension(core, token);
+    const client = await authenticatedClient(core, token);
+    send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+    await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
+    const long = 'x'.repeat(480);
+    send(client.session, { id: long, method: 'getTabs' });
+    const answer = await eventually(() => client.peer.frames.find((frame) => frame.id === long));
+    assert.match(JSON.stringify(answer.error), /ids of forwarded requests may have at most 470 characters/);
+    assert.equal(extension.peer.frames.filter((frame) => frame.method === 'getTabs').length, 0);
+    const fits = 'y'.repeat(470);
+    send(client.session, { id: fits, method: 'getTabs' });
+    const forwarded = await eventually(() => extension.peer.frames.find((frame) => frame.method === 'getTabs'));
+    assert.equal(String(forwarded.id).length, 512);
   });
 
   it('an unauthenticated extension that closes leaves nothing behind', async () => {
@@ -169,7 +237,7 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     extension.session.closed();
     await eventually(() => client.peer.frames.find((frame) => frame.method === 'disconnected'));
     assert.deepEqual(client.peer.take(), [
-      { jsonrpc: '2.0', id: 'r', error: { code: -32000, message: 'Extension disconnected: Extension closed' } },
+      { jsonrpc: '2.0', id: 'r', error: { code: -32009, message: 'Extension disconnected: Extension closed' } },
       { jsonrpc: '2.0', method: 'disconnected', params: { connection_id: connectionId, reason: 'Extension closed' } },
     ]);
   });
@@ -193,7 +261,7 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     assert.deepEqual(frames[0], {
       jsonrpc: '2.0',
       id: 3,
-      error: { code: -32000, message: 'Extension disconnected: Proxy instance hosting the extension is gone' },
+      error: { code: -32009, message: 'Extension disconnected: Proxy instance hosting the extension is gone' },
     });
     assert.equal(
       (frames[1]?.params as { reason?: string } | undefined)?.reason,

@@ -46,8 +46,8 @@ describe('faults', () => {
     const frames = [await mcp.socket.next(), await mcp.socket.next(), await mcp.socket.next()];
     assert.ok(Date.now() - started < 1_000, 'answered at once, not after a timeout');
     assert.deepEqual(frames, [
-      { jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'Extension disconnected: Extension closed' } },
-      { jsonrpc: '2.0', id: 'two', error: { code: -32000, message: 'Extension disconnected: Extension closed' } },
+      { jsonrpc: '2.0', id: 1, error: { code: -32009, message: 'Extension disconnected: Extension closed' } },
+      { jsonrpc: '2.0', id: 'two', error: { code: -32009, message: 'Extension disconnected: Extension closed' } },
       { jsonrpc: '2.0', method: 'disconnected', params: { connection_id: connectionId, reason: 'Extension closed' } },
     ]);
   });

@@ -161,7 +161,7 @@ describe('forwarding', () => {
     assert.deepEqual(reply, {
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32000, message: 'Extension did not answer within 300 ms' },
+      error: { code: -32002, message: 'Extension did not answer within 300 ms' },
     });
     extension.socket.send({ jsonrpc: '2.0', id: forwarded.id, result: 'late' });
     assert.deepEqual(await mcp.socket.drain(50), []);
@@ -176,7 +176,7 @@ describe('forwarding', () => {
     assert.deepEqual(await mcp.socket.next(), {
       jsonrpc: '2.0',
       id: 1,
-      error: { code: -32000, message: 'Disconnected from the extension before it answered' },
+      error: { code: -32009, message: 'Disconnected from the extension before it answered' },
     });
     assert.deepEqual(await mcp.socket.next(), { jsonrpc: '2.0', id: 2, result: { disconnected: true } });
     extension.socket.send({ jsonrpc: '2.0', id: forwarded.id, result: 'late' });

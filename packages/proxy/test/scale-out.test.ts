@@ -122,7 +122,7 @@ describe('scale-out over Redis', () => {
     await a.kill();
     const error = await client.socket.nextMatching((frame) => frame.id === 'pending', 8_000);
     assert.deepEqual(error.error, {
-      code: -32000,
+      code: -32009,
       message: 'Extension disconnected: Proxy instance hosting the extension is gone',
     });
     assert.deepEqual(await client.socket.nextMatching((frame) => frame.method === 'disconnected'), {
@@ -147,7 +147,7 @@ describe('scale-out over Redis', () => {
       await redis.stop();
       // While Redis is away the cluster link is down: calls across instances fail fast instead of hanging.
       const during = await client.socket.request(3, 'ping');
-      assert.equal((during.error as { code: number }).code, -32000);
+      assert.equal((during.error as { code: number }).code, -32011);
       await redis.start();
 
       // Presence comes back (Redis restarted empty), and the existing connection works again.

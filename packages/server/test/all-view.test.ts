@@ -21,6 +21,8 @@ class FakeHubBrowser extends FakeBrowser {
     }
     if (message.type === 'callHubTool') {
       if (message.name.endsWith('_gone')) throw new Error('Tab 3 closed before Tool "gone" could run');
+      // As the hub does: it routes the names it knows, listed or not (a cached tool's domain-only name).
+      if (message.name.includes('nowhere')) throw new Error(`No tool "${message.name}". List the tools again.`);
       return { content: [{ type: 'text', text: `ran ${message.name}` }] };
     }
     throw new Error(`unexpected ${message.type}`);
@@ -108,6 +110,9 @@ describe('the all view', () => {
     assert.match(JSON.stringify(failed.content), /closed.*List the tools again/);
     const unknown = await view.callTool('website_tool_nowhere_tab1_x', {});
     assert.equal(unknown.isError, true);
+    // Issue 27 H2: an unlisted hub name (a cached tool's domain-only name, its page open again) still reaches the hub.
+    const held = await view.callTool('website_tool_shop_test_notes', { text: 'hi' });
+    assert.deepEqual(held.content, [{ type: 'text', text: 'ran website_tool_shop_test_notes' }]);
   });
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ExtensionToServer, ServerToExtension } from '@tabmcp/protocol';
+import { ErrorCode, type ExtensionToServer, type ServerToExtension } from '@tabmcp/protocol';
 import { ExtensionMux, type MuxClient } from '../src/link/extension-mux';
 
 function recorder() {
@@ -69,6 +69,7 @@ describe('ExtensionMux: one extension link, several agents', () => {
       type: 'toolResult',
       callId: 's2',
       error: 'The browser extension is not connected; call connect_browser.',
+      code: ErrorCode.BrowserNotConnected,
     });
     mux.extensionConnected(() => {});
     mux.extensionDisconnected('worker stopped');

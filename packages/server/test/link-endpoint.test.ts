@@ -61,4 +61,42 @@ describe('LinkEndpoint: one agent end of the browser link', () => {
     assert.deepEqual(logged, ['link.unknown-reply']);
     assert.deepEqual(events, ['tabClosed']);
   });
+
+  it('checks the replies to openTab, focusTab and closeTab against their schemas (issue 27 D29)', async () => {
+    const endpoint = new LinkEndpoint();
+    const sent: ServerToExtension[] = [];
+    endpoint.attach((message) => sent.push(message));
+    const idOf = () => {
+      const request = sent.at(-1);
+      return request && 'requestId' in request ? request.requestId : '';
+    };
+    const focusing = endpoint.focusTab(5);
+    endpoint.receive({ type: 'response', requestId: idOf(), result: { tab: { id: 'five' } } });
+    await assert.rejects(focusing, /Invalid focusTab reply from the extension/);
+    const opening = endpoint.openTab('https://example.com/', true, 0);
+    endpoint.receive({ type: 'response', requestId: idOf(), result: { focused: true } });
+    await assert.rejects(opening, /Invalid openTab reply/);
+    const closing = endpoint.closeTab(5);
+    endpoint.receive({ type: 'response', requestId: idOf(), result: { closed: 'yes', tabId: 5 } });
+    await assert.rejects(closing, /Invalid closeTab reply/);
+  });
+
+  it('keeps the code of a failed page tool call, so the server can tell what happened', async () => {
+    const endpoint = new LinkEndpoint();
+    const sent: ServerToExtension[] = [];
+    endpoint.attach((message) => sent.push(message));
+    const calling = endpoint.callTool(1, 'buy', {}, 1_000);
+    const request = sent[0];
+    assert.ok(request && request.type === 'callTool');
+    endpoint.receive({
+      type: 'toolResult',
+      callId: request.callId,
+      error: 'went away',
+      code: ErrorCode.PageLostMidCall,
+    });
+    await assert.rejects(
+      calling,
+      (error: Error) => error instanceof ProtocolError && error.code === ErrorCode.PageLostMidCall,
+    );
+  });
 });

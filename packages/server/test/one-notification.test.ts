@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BrowserSession } from '../src/core/session';
-import { FakeBrowser } from './fake-connection';
+import { AllView } from '../src/views/all-view';
+import { FakeBrowser, HubBrowser } from './fake-connection';
 
 /**
  * Issue 14, defect 4: one transition, one tools/list_changed. Chromium reports a tab it creates or
@@ -41,5 +42,38 @@ describe('one transition, one list_changed (defect 4)', () => {
     await settled();
     assert.equal(count(), 1);
     assert.equal(session.state, 'CONNECTED_NO_TABS');
+  });
+});
+
+/** A hub that reports the new tab's tools while open_tab is still waiting for them, as the extension does. */
+class HubDuringOpen extends HubBrowser {
+  override async openTab(url: string, focus: boolean) {
+    const opened = await super.openTab(url, focus);
+    this.emit({
+      type: 'hubToolsChanged',
+      tools: [{ name: 'website_tool_shop_test_tab1_add_to_cart', inputSchema: { type: 'object' } }],
+    });
+    await new Promise((turn) => setImmediate(turn));
+    return opened;
+  }
+}
+
+describe('one transition, one list_changed in the `all` view (issue 27 D9)', () => {
+  it('open_tab whose tab publishes tools before the answer', async () => {
+    const browser = new HubDuringOpen();
+    const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10 });
+    const view = new AllView(session, browser);
+    let notified = 0;
+    view.ontoolschanged = () => {
+      notified++;
+    };
+    await view.callTool('connect_browser', {});
+    await settled();
+    notified = 0;
+    const opened = await view.callTool('open_tab', { url: 'http://shop.test/', focus: true });
+    assert.notEqual(opened.isError, true);
+    await settled();
+    assert.equal(notified, 1);
+    assert.ok(view.listTools().some((tool) => tool.name === 'website_tool_shop_test_tab1_add_to_cart'));
   });
 });

@@ -6,6 +6,7 @@ import { connectExtension, startTestProxy, tokenFor } from '../../../test-suppor
 import type { Json, TestSocket } from '../../../test-support/proxy/test-socket';
 import type { BrowserEvent } from '../src/core/browser-connection';
 import { chooseExtension, plainTextTokenWarning } from '../src/proxy-client/choose-extension';
+import { withJitter } from '../src/proxy-client/jitter';
 import { ProxyBrowserConnection } from '../src/proxy-client/proxy-browser-connection';
 import { diffTabs } from '../src/proxy-client/tab-diff';
 
@@ -182,5 +183,20 @@ describe('ProxyBrowserConnection against a real proxy', () => {
     } finally {
       refused.close();
     }
+  });
+});
+
+describe('reconnect delays (issue 27 P10)', () => {
+  it('spread over the upper half of the backoff, so agents do not all come back at once', () => {
+    assert.equal(
+      withJitter(1_000, () => 0),
+      500,
+    );
+    assert.equal(
+      withJitter(1_000, () => 1),
+      1_000,
+    );
+    const delays = new Set([0.1, 0.5, 0.9].map((draw) => withJitter(4_000, () => draw)));
+    assert.equal(delays.size, 3);
   });
 });

@@ -20,7 +20,15 @@ export function fitFrame(message: ExtensionToServer, maxBytes = MAX_MESSAGE_BYTE
   const tooLarge = `The browser's answer is ${bytes} bytes, over the ${maxBytes}-byte limit of the browser link. Ask for less (a smaller result, fewer items), or split the work into several calls.`;
   switch (bounded.type) {
     case 'toolResult':
-      return { text: JSON.stringify({ type: 'toolResult', callId: bounded.callId, error: tooLarge }), note };
+      return {
+        text: JSON.stringify({
+          type: 'toolResult',
+          callId: bounded.callId,
+          error: tooLarge,
+          code: ErrorCode.MessageTooLarge,
+        }),
+        note,
+      };
     case 'response':
       return {
         text: JSON.stringify({

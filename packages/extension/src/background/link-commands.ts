@@ -3,6 +3,9 @@ import {
   ErrorCode,
   type ExtensionToServer,
   errorMessage,
+  isOpenableUrl,
+  OPENABLE_URLS,
+  PAGE_LOAD_BUDGET_MS,
   ProtocolError,
   type ServerRequest,
   waitUntil,
@@ -15,7 +18,6 @@ import { callHubToolReportingNavigation, callToolReportingNavigation } from './n
 import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
 
-const LOAD_TIMEOUT_MS = 30_000;
 const DEFAULT_TOOL_WAIT_MS = 3_000;
 
 /** The server's requests but those about the `all` view list, which hub-catalog-feed.ts answers per link. */
@@ -31,7 +33,7 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
       callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
-      (error: unknown) => reply({ type: 'toolResult', callId: request.callId, error: errorMessage(error) }),
+      (error: unknown) => reply({ type: 'toolResult', callId: request.callId, ...toolError(error) }),
     );
     return;
   }
@@ -46,6 +48,11 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
     (message) => reply(message),
     (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
   );
+}
+
+function toolError(error: unknown): { error: string; code: number } {
+  const { code, message } = toErrorObject(error);
+  return { error: message, code };
 }
 
 function toErrorObject(error: unknown): { code: number; message: string } {
@@ -82,7 +89,7 @@ async function run(
     }
     case 'openTab': {
       refuseUnsafeUrl(request.url);
-      const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), LOAD_TIMEOUT_MS);
+      const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), PAGE_LOAD_BUDGET_MS);
       const tabId = loaded.id ?? -1;
       // about:blank, data: and the like get no content script: nothing will register, so nothing is awaited.
       const toolsReady = mayRunContentScript(loaded)
@@ -118,11 +125,7 @@ async function run(
   }
 }
 
-/**
- * Agents open web pages, never the browser's own: `about:settings`, `about:flags` and the like are
- * `chrome://` pages in disguise (settings, experiments, extensions), so of `about:` only
- * `about:blank` is allowed, and `chrome:`, `javascript:` and other schemes not at all.
- */
+/** The URL policy of shared-rules.ts (@tabmcp/protocol), which the server applies too. */
 export function refuseUnsafeUrl(url: string): void {
   let parsed: URL;
   try {
@@ -130,16 +133,13 @@ export function refuseUnsafeUrl(url: string): void {
   } catch {
     throw new ProtocolError(ErrorCode.InvalidParams, `"${url.slice(0, 200)}" is not a valid URL`);
   }
-  const allowed = OPENABLE_SCHEMES.has(parsed.protocol) || (parsed.protocol === 'about:' && url === 'about:blank');
-  if (!allowed) {
+  if (!isOpenableUrl(parsed)) {
     throw new ProtocolError(
       ErrorCode.InvalidParams,
-      `Refusing to open "${url.slice(0, 200)}": only http:, https:, file:, data: URLs and about:blank can be opened, never the browser's own pages.`,
+      `Refusing to open "${url.slice(0, 200)}": only ${OPENABLE_URLS} can be opened, never the browser's own pages.`,
     );
   }
 }
-
-const OPENABLE_SCHEMES = new Set(['http:', 'https:', 'file:', 'data:']);
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);

@@ -4,6 +4,7 @@ import {
   BackgroundToContent,
   CallToolResult,
   type ContentToBackground,
+  ErrorCode,
   errorMessage,
   PORT_NAME,
   validate,
@@ -11,7 +12,7 @@ import {
 import { adoptDocumentTag } from './document-tag';
 import { reconnectBudget } from './reconnect-budget';
 
-/** Starts the error for a page answer that is no tool result (the server's hint keys on it). */
+/** Starts the error for a page answer that is no tool result (sent with ErrorCode.FaultyToolResult). */
 const NOT_A_RESULT = 'the page answered with something that is not a tool result';
 
 export interface TabPort {
@@ -77,7 +78,11 @@ export function connectPort(client: Pick<TabClient, 'request'>, onconnect: () =>
               : {
                   jsonrpc: '2.0',
                   id: request.id,
-                  result: { success: false, payload: `${NOT_A_RESULT} (${checked.error.message})` },
+                  result: {
+                    success: false,
+                    payload: `${NOT_A_RESULT} (${checked.error.message})`,
+                    code: ErrorCode.FaultyToolResult,
+                  },
                 },
           );
         },

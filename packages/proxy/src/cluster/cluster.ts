@@ -43,4 +43,9 @@ export interface Cluster {
   leave(): Promise<void>;
   /** For /health. */
   state(): 'up' | 'down';
+  /**
+   * Calls `listener` the moment a connection to the other nodes closes, however briefly: a reply
+   * published while it was closed is lost, so calls waiting on another node are answered then.
+   */
+  onLinkLost(listener: () => void): void;
 }

@@ -99,4 +99,7 @@ class MemoryClusterNode implements Cluster {
   state(): 'up' | 'down' {
     return 'up';
   }
+
+  /** In one process the link never closes. */
+  onLinkLost(): void {}
 }

@@ -47,6 +47,7 @@ export class RedisCluster implements Cluster {
   private deliver: ((envelope: Envelope) => void) | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private leaving: Promise<void> | undefined;
+  private readonly linkLostListeners: Array<() => void> = [];
 
   constructor(options: RedisClusterOptions) {
     this.prefix = options.keyPrefix ?? 'tabmcp:proxy:';
@@ -59,8 +60,12 @@ export class RedisCluster implements Cluster {
       connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
       maxReconnectDelayMs: MAX_RECONNECT_DELAY_MS,
     };
+    // Replies from other nodes arrive on the subscriber: while it is closed they are lost.
+    const onLost = () => {
+      for (const listener of this.linkLostListeners) listener();
+    };
     this.link = new RedisLink({ ...common, role: 'commands', onReady: () => void this.reannounce() });
-    this.subscriberLink = new RedisLink({ ...common, role: 'subscriber' });
+    this.subscriberLink = new RedisLink({ ...common, role: 'subscriber', onLost });
     this.subscriberLink.client.on('message', (_channel: string, message: string) => this.onMessage(message));
   }
 
@@ -77,6 +82,10 @@ export class RedisCluster implements Cluster {
     withdraw: async (userId: string, extensionId: string): Promise<void> => {
       this.announced.delete(extensionId);
       try {
+        // Ids are stable across reconnects: a newer connection of this browser on another
+        // instance owns the record now, and is not withdrawn with the old one.
+        const current = parseRecord((await this.commands.hget(this.userKey(userId), extensionId)) ?? '');
+        if (current && current.nodeId !== this.nodeId) return;
         await this.commands.hdel(this.userKey(userId), extensionId);
       } catch (error) {
         this.withdrawals.set(extensionId, userId);
@@ -146,6 +155,10 @@ export class RedisCluster implements Cluster {
       await Promise.all([this.link.close(), this.subscriberLink.close()]);
     })();
     return this.leaving;
+  }
+
+  onLinkLost(listener: () => void): void {
+    this.linkLostListeners.push(listener);
   }
 
   state(): 'up' | 'down' {

@@ -256,7 +256,7 @@ export class ClusterProtocol {
       extension.userId !== envelope.userId
     ) {
       if (envelope.id !== undefined) {
-        const error = { code: ErrorCode.ServerError, message: 'Extension is not connected' };
+        const error = { code: ErrorCode.ExtensionGone, message: 'Extension is not connected' };
         this.publishQuietly(envelope.from, {
           t: 'reply',
           from: this.nodeId,

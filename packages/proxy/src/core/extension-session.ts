@@ -4,7 +4,7 @@ import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../a
 import type { LeveledLogger } from '../log/logger';
 import { AuthenticateResult, ExtensionFrame } from '../wire/client-messages';
 import { decodeFrame, rawIdOf } from '../wire/decode';
-import { AUTHENTICATE_REQUEST_ID, connectionIdOfMappedId, newExtensionId } from './id-mapping';
+import { AUTHENTICATE_REQUEST_ID, connectionIdOfMappedId, extensionIdFor } from './id-mapping';
 import type { Limits } from './limits';
 import { errorFrameOf, localTimestamp, notificationFrame, requestFrame } from './outgoing';
 import { CloseCode, type Peer } from './peer';
@@ -112,18 +112,19 @@ export class ExtensionSession implements Session {
     this.host.routeNotification(this, frame.method, frame.params);
   }
 
-  closed(): void {
+  /** The socket closed; `reason` says why when this proxy closed it (shutting down, replaced). */
+  closed(reason = 'Extension closed'): void {
     if (this.state === 'closed') return;
     this.state = 'closed';
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.expiry.stop();
-    this.host.extensionClosed(this, 'Extension closed');
+    this.host.extensionClosed(this, reason);
   }
 
   close(code: number, reason: string): void {
     if (this.state === 'closed') return;
     this.peer.close(code, reason);
-    this.closed();
+    this.closed(reason);
   }
 
   /** Tells the extension how many MCP clients it now serves. */
@@ -178,12 +179,16 @@ export class ExtensionSession implements Session {
       this.failAuthentication('the authenticate result needs name and accessToken');
       return;
     }
-    const name = parsed.data.name;
+    const { name, instance } = parsed.data;
     this.state = 'verifying';
     const identity =
       token === undefined ? Promise.resolve(this.preAuthenticated as Identity) : this.host.verifier.verify(token);
-    identity.then(
-      (verified) => {
+    const named = identity.then(async (verified) => ({
+      verified,
+      extensionId: await extensionIdFor(verified.userId, instance),
+    }));
+    named.then(
+      ({ verified, extensionId }) => {
         if (this.state === 'closed') return;
         if (this.preAuthenticated && verified.userId !== this.preAuthenticated.userId) {
           this.failAuthentication('token is for a different user than the connection');
@@ -199,7 +204,7 @@ export class ExtensionSession implements Session {
         this.userId = verified.userId;
         this.expiry.watch(verified);
         this.name = name;
-        this.extensionId = newExtensionId();
+        this.extensionId = extensionId;
         this.state = 'ready';
         this.send(notificationFrame('authenticated', { user_id: this.userId, extension_id: this.extensionId }));
         this.host.extensionAuthenticated(this);

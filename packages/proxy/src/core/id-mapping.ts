@@ -7,8 +7,16 @@ export function newConnectionId(): string {
   return `conn-${crypto.randomUUID()}`;
 }
 
-export function newExtensionId(): string {
-  return `ext-${crypto.randomUUID()}`;
+/**
+ * A browser's id: the same for the same user and instance key at every reconnect (a name-based
+ * UUID), random for a browser that sends no key. Scoped by user, so one user's key cannot name
+ * another user's browser.
+ */
+export async function extensionIdFor(userId: string, instance: string | undefined): Promise<string> {
+  if (instance === undefined) return `ext-${crypto.randomUUID()}`;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${userId}\u0000${instance}`));
+  const hex = [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `ext-${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${((Number.parseInt(hex[16] ?? '0', 16) & 3) | 8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 export function newMcpClientId(): string {

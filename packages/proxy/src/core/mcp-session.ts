@@ -1,4 +1,11 @@
-import { describeIssues, ErrorCode, type JsonRpcId, ProtocolError, toProtocolError } from '@tabmcp/protocol';
+import {
+  describeIssues,
+  ErrorCode,
+  type JsonRpcId,
+  MAX_ID_LENGTH,
+  ProtocolError,
+  toProtocolError,
+} from '@tabmcp/protocol';
 import { TokenExpiry } from '../auth/token-expiry';
 import { AuthError, type Identity, roleMismatch, type TokenVerifier } from '../auth/token-verifier';
 import type { ExtensionRecord } from '../cluster/cluster';
@@ -48,6 +55,7 @@ const PROXY_ONLY_METHODS = new Set(['authenticate', 'authenticated', 'status', '
 
 const NOT_FOUND = 'Extension not found or not accessible';
 const MAX_BACKLOG = 64;
+const BACKLOG_FULL = `More than ${MAX_BACKLOG} requests arrived before mcp_handshake was answered: wait for its answer, then send them again`;
 
 /**
  * One MCP client socket: handshake, control methods, forwarding with id mapping. Never touches a socket;
@@ -98,7 +106,13 @@ export class McpSession implements Session {
   receive(raw: string): void {
     if (this.state === 'closed') return;
     if (this.state === 'verifying') {
-      if (this.backlog.length < MAX_BACKLOG) this.backlog.push(raw);
+      if (this.backlog.length < MAX_BACKLOG) {
+        this.backlog.push(raw);
+        return;
+      }
+      // Past the backlog every request is still answered, never dropped (issue 27 P5).
+      const id = idOfFrame(raw);
+      if (id !== null) this.send(errorFrameOf(id, ErrorCode.ServerError, BACKLOG_FULL));
       return;
     }
     // The bucket comes before the parse, so a flood costs a token check per frame, not a JSON parse of 1 MB.
@@ -146,7 +160,7 @@ export class McpSession implements Session {
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
     }
-    this.pending.failAll('The client closed'); // answers nobody: the session is closed
+    this.pending.failAll(ErrorCode.ServerError, 'The client closed'); // answers nobody: the session is closed
     this.host.mcpSessionClosed(this);
   }
 
@@ -166,7 +180,7 @@ export class McpSession implements Session {
     if (!link || link.connectionId !== connectionId) return;
     this.link = undefined;
     this.host.unregisterConnection(connectionId);
-    this.pending.failAll(`Extension disconnected: ${reason}`);
+    this.pending.failAll(ErrorCode.ExtensionGone, `Extension disconnected: ${reason}`);
     this.send(notificationFrame('disconnected', { connection_id: connectionId, reason }));
     this.host.logger.info('mcp.link_ended', { mcp_client_id: this.mcpClientId, connection_id: connectionId, reason });
   }
@@ -186,7 +200,7 @@ export class McpSession implements Session {
   /** Fails every call in flight on a link that runs through `nodeId`'s bus; the link itself is kept. */
   failCallsVia(isUnreachable: (nodeId: string) => boolean, message: string): void {
     if (!this.link || !isUnreachable(this.link.nodeId) || this.pending.size === 0) return;
-    this.pending.failAll(message);
+    this.pending.failAll(ErrorCode.ProxyRouteLost, message);
   }
 
   private send(frame: string): void {
@@ -308,7 +322,7 @@ export class McpSession implements Session {
 
   private connect(id: JsonRpcId, params: unknown): void {
     if (this.link || this.connecting) {
-      this.send(errorFrameOf(id, -32001, 'MCP client already connected to an extension'));
+      this.send(errorFrameOf(id, ErrorCode.AlreadyConnected, 'MCP client already connected to an extension'));
       return;
     }
     const parsed = ConnectParams.safeParse(params);
@@ -383,7 +397,7 @@ export class McpSession implements Session {
       this.link = undefined;
       this.host.unregisterConnection(link.connectionId);
       this.host.detach(link.connectionId, link.extensionId, link.nodeId);
-      this.pending.failAll('Disconnected from the extension before it answered');
+      this.pending.failAll(ErrorCode.ExtensionGone, 'Disconnected from the extension before it answered');
       this.host.logger.info('mcp.disconnected', { mcp_client_id: this.mcpClientId, connection_id: link.connectionId });
     }
     this.send(resultFrame(id, { disconnected: true }));
@@ -415,6 +429,19 @@ export class McpSession implements Session {
       return;
     }
     const mappedId = mapRequestId(link.connectionId, id);
+    // The extension reads ids of at most MAX_ID_LENGTH: a longer mapped id would reach it as a
+    // notification and never be answered (issue 27 P6).
+    if (mappedId.length > MAX_ID_LENGTH) {
+      const room = MAX_ID_LENGTH - (mappedId.length - String(id).length);
+      this.send(
+        errorFrameOf(
+          id,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: ids of forwarded requests may have at most ${room} characters`,
+        ),
+      );
+      return;
+    }
     if (this.pending.has(mappedId)) {
       this.send(
         errorFrameOf(id, ErrorCode.InvalidRequest, 'Invalid Request: a request with this id is still in flight'),

@@ -38,7 +38,7 @@ export class PendingCalls {
       {
         unref: true,
         timeoutError: () =>
-          new ProtocolError(ErrorCode.ServerError, `Extension did not answer within ${this.timeoutMs} ms`),
+          new ProtocolError(ErrorCode.RequestTimeout, `Extension did not answer within ${this.timeoutMs} ms`),
       },
     );
   }
@@ -52,8 +52,8 @@ export class PendingCalls {
     return this.requests.reject(mappedId, new ProtocolError(code, message));
   }
 
-  /** Answers every call in flight with a -32000 error that says why. */
-  failAll(message: string): number {
-    return this.requests.rejectAll(() => new ProtocolError(ErrorCode.ServerError, message));
+  /** Answers every call in flight with an error that says why, under its code (errors.ts). */
+  failAll(code: number, message: string): number {
+    return this.requests.rejectAll(() => new ProtocolError(code, message));
   }
 }

@@ -32,8 +32,11 @@ export interface ProxyStats {
 
 /** What a call waiting on another node gets when Redis goes away: its reply can no longer arrive. */
 const CLUSTER_LINK_LOST =
-  'Cluster link lost: the browser is on another proxy instance and Redis is unreachable; retry once it is back';
+  'Cluster link lost: the browser is on another proxy instance and Redis became unreachable before its answer came back. The call may have run: check the page before calling again';
+const EXTENSION_HOST_UNREACHABLE =
+  'The proxy instance hosting the extension is unreachable; the call may not have reached it. Check the browser (getTabs) before calling again';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
+const REPLACED = 'Replaced by a newer connection of the same browser';
 
 /**
  * The proxy's routing brain: which sockets are which sessions and which MCP connection is attached to which
@@ -85,6 +88,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   async start(): Promise<void> {
     await this.peers.join();
+    // A pub/sub outage shorter than the sweep below would otherwise go unseen, and the replies
+    // published during it with it (issue 27 P1): the moment a connection closes, answer.
+    this.cluster.onLinkLost(() => this.failCallsViaLostCluster(true));
     const checkMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
     this.clusterCheckTimer = setInterval(() => this.failCallsViaLostCluster(), checkMs);
     this.clusterCheckTimer.unref?.();
@@ -172,7 +178,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     if (link.nodeId === this.nodeId) {
       const extension = this.attachedTo.get(link.connectionId);
       if (!extension) {
-        if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension is not connected');
+        if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ExtensionGone, 'Extension is not connected');
         return;
       }
       extension.send(
@@ -182,7 +188,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     }
     const call = { connectionId: link.connectionId, extensionId: link.extensionId, userId: session.userId, mappedId };
     this.peers.call(link.nodeId, call, method, params).catch(() => {
-      if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ServerError, 'Extension host is unreachable');
+      if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ProxyRouteLost, EXTENSION_HOST_UNREACHABLE);
     });
   }
 
@@ -202,7 +208,11 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   // ---- extension side ----
 
   extensionAuthenticated(session: ExtensionSession): void {
+    // The same browser again (stable id) while its old socket lingers here: the new one replaces it,
+    // and the old one's close withdraws nothing (the record is the new one's).
+    const previous = this.extensions.get(session.extensionId);
     this.extensions.set(session.extensionId, session);
+    previous?.close(CloseCode.Normal, REPLACED);
     this.logger.info('extension.authenticated', {
       extension_id: session.extensionId,
       user_id: session.userId,
@@ -225,15 +235,16 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   extensionClosed(session: ExtensionSession, reason: string): void {
     this.extensionSessions.delete(session);
-    if (this.extensions.get(session.extensionId) !== session) return;
-    this.extensions.delete(session.extensionId);
-    this.logger.info('extension.closed', { extension_id: session.extensionId, peers: session.attached.size });
-    this.cluster.presence.withdraw(session.userId, session.extensionId).catch((error: unknown) => {
-      this.logger.warn('presence.withdraw_failed', {
-        extension_id: session.extensionId,
-        error: toProtocolError(error).message,
+    if (this.extensions.get(session.extensionId) === session) {
+      this.extensions.delete(session.extensionId);
+      this.cluster.presence.withdraw(session.userId, session.extensionId).catch((error: unknown) => {
+        this.logger.warn('presence.withdraw_failed', {
+          extension_id: session.extensionId,
+          error: toProtocolError(error).message,
+        });
       });
-    });
+    } else if (session.attached.size === 0) return;
+    this.logger.info('extension.closed', { extension_id: session.extensionId, peers: session.attached.size, reason });
     const remote = new Map<string, string[]>();
     for (const [connectionId, client] of session.attached) {
       this.attachedTo.delete(connectionId);
@@ -287,8 +298,8 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   }
 
   /** Replies from another node come only through the cluster: with the link down they never will. */
-  private failCallsViaLostCluster(): void {
-    if (this.cluster.state() !== 'down') return;
+  private failCallsViaLostCluster(closedJustNow = false): void {
+    if (!closedJustNow && this.cluster.state() !== 'down') return;
     const remote = (nodeId: string) => nodeId !== this.nodeId;
     for (const session of this.mcpSessions) session.failCallsVia(remote, CLUSTER_LINK_LOST);
   }

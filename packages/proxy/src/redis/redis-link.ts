@@ -12,6 +12,8 @@ export interface RedisLinkOptions {
   maxReconnectDelayMs: number;
   /** Connected (again) and ready; a subscriber has its channels back. */
   onReady?: () => void;
+  /** The connection closed (an outage begins, however short); not called for a deliberate close. */
+  onLost?: () => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export class RedisLink {
       if (this.upSince === undefined) return;
       this.upSince = undefined;
       options.logger.warn('redis.down', { role: options.role, reason: 'connection lost' });
+      options.onLost?.();
     });
     // Without a listener ioredis prints every failed reconnect attempt; 'close' already reports the outage.
     this.client.on('error', (error: unknown) => {

@@ -36,6 +36,14 @@ export const AuthenticateResult = z.object({
   name: z.string().min(1).max(200),
   accessToken: Token.optional(),
   access_token: Token.optional(),
+  /**
+   * tabmcp's own addition: a random key the browser keeps across reconnects, so its extension id
+   * stays the same and `--extension-id` finds it again (issue 27 P3). Without it the id is random.
+   */
+  instance: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .optional(),
 });
 export type AuthenticateResult = z.infer<typeof AuthenticateResult>;
 

@@ -1,11 +1,12 @@
-import { type CallToolResult, ErrorCode, errorMessage, ProtocolError, type Tool } from '@tabmcp/protocol';
+import { type CallToolResult, ErrorCode, errorMessage, mayHaveRun, ProtocolError, type Tool } from '@tabmcp/protocol';
 import { checkPageArguments } from './page-arguments';
 import { errorResult } from './tool-definition';
 import {
   FAULTY_TOOL_HINT,
   invalidPageArguments,
   LINK_DROPPED_HINT,
-  PAGE_BUSY_HINT,
+  PAGE_ERROR_HINT,
+  PAGE_NOT_READY_HINT,
   pageToolFailed,
   TAB_GONE_HINT,
 } from './tool-errors';
@@ -29,14 +30,29 @@ export async function callPageTool(
   try {
     return await session.connection.callTool(tabId, tool.name, args, session.timings.pageToolTimeoutMs);
   } catch (error) {
-    const hint =
-      error instanceof ProtocolError && error.code === ErrorCode.BrowserNotConnected
-        ? LINK_DROPPED_HINT
-        : errorMessage(error).includes('not a tool result')
-          ? FAULTY_TOOL_HINT
-          : session.tabs.has(tabId)
-            ? PAGE_BUSY_HINT
-            : TAB_GONE_HINT;
-    return errorResult(pageToolFailed(tool.name, tabId, errorMessage(error), hint));
+    return errorResult(
+      pageToolFailed(tool.name, tabId, errorMessage(error), hintFor(error, tool.name, session, tabId)),
+    );
+  }
+}
+
+/**
+ * What to do next, read off the error's code (errors.ts), never its words. A call that may have
+ * reached the page (lost mid-call, timed out, link dropped) is never answered with "try again".
+ */
+function hintFor(error: unknown, tool: string, session: ToolSession, tabId: number): string {
+  const code = error instanceof ProtocolError ? error.code : undefined;
+  switch (code) {
+    case ErrorCode.PageLostMidCall:
+    case ErrorCode.RequestTimeout:
+      return mayHaveRun(tool);
+    case ErrorCode.BrowserNotConnected:
+      return LINK_DROPPED_HINT;
+    case ErrorCode.FaultyToolResult:
+      return FAULTY_TOOL_HINT;
+    case ErrorCode.TabNotFound:
+      return session.tabs.has(tabId) ? PAGE_NOT_READY_HINT : TAB_GONE_HINT;
+    default:
+      return PAGE_ERROR_HINT;
   }
 }

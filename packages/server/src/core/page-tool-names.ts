@@ -1,15 +1,20 @@
-import { cleanPageLine, cleanPageText, MAX_DESCRIPTION_LENGTH, type Tool } from '@tabmcp/protocol';
-
-/** Claude's API accepts `^[a-zA-Z0-9_-]{1,64}$`; the MCP spec allows more, so we use the strictest. */
-const MAX_NAME_LENGTH = 64;
+import {
+  cleanPageLine,
+  cleanPageText,
+  HUB_TOOL_PREFIX,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TOOL_NAME_LENGTH,
+  type Tool,
+} from '@tabmcp/protocol';
 
 export interface ExposedPageTool {
   exposedName: string;
   tool: Tool;
 }
 
-/** The hub's names (`website_tool_<domain>_tab<N>_<name>`): a page tool may not pass for one. */
-export const HUB_TOOL_PREFIX = 'website_tool_';
+// The hub's names (`website_tool_<domain>_tab<N>_<name>`): a page tool may not pass for one.
+export { HUB_TOOL_PREFIX } from '@tabmcp/protocol';
+
 // `[page <origin>] `: short, as it heads every page tool of every list; page text cannot fake `[page`.
 const PAGE_TOOL_MARK = '[page ';
 
@@ -20,14 +25,14 @@ const PAGE_TOOL_MARK = '[page ';
 export function exposePageTools(tools: Tool[], reserved: ReadonlySet<string>): ExposedPageTool[] {
   const taken = new Set(reserved);
   return tools.map((tool) => {
-    let base = tool.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_NAME_LENGTH) || 'tool';
+    let base = tool.name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_TOOL_NAME_LENGTH) || 'tool';
     if (reserved.has(base) || base.toLowerCase().startsWith(HUB_TOOL_PREFIX)) {
-      base = `page_${base}`.slice(0, MAX_NAME_LENGTH);
+      base = `page_${base}`.slice(0, MAX_TOOL_NAME_LENGTH);
     }
     let exposedName = base;
     for (let n = 2; taken.has(exposedName); n++) {
       const suffix = `_${n}`;
-      exposedName = `${base.slice(0, MAX_NAME_LENGTH - suffix.length)}${suffix}`;
+      exposedName = `${base.slice(0, MAX_TOOL_NAME_LENGTH - suffix.length)}${suffix}`;
     }
     taken.add(exposedName);
     return { exposedName, tool };

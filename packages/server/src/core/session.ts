@@ -15,11 +15,13 @@ import {
   toolFailed,
   unknownTool,
 } from './tool-errors';
-import { type TabState, type ToolSession, toTabState } from './tool-session';
+import { type SessionState, type TabState, type ToolSession, toTabState } from './tool-session';
 import { connectBrowserTool, connectOrLaunchBrowserTool } from './tools/connection';
 import { dialogTool } from './tools/dialog';
 import { fallbackTools } from './tools/fallback';
 import { tabTools } from './tools/tabs';
+
+const MAX_REMEMBERED_CLOSED_TABS = 1_000;
 
 export interface SessionOptions {
   connection: BrowserConnection;
@@ -71,6 +73,15 @@ export class BrowserSession {
   #pageTools: ExposedPageTool[] = [];
   readonly #announcer: ListAnnouncer;
   readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
+  /** Tabs the browser reported closed, so a late reply cannot bring one back (issue 27 D3); bounded. */
+  readonly #closedTabIds = new Set<number>();
+  /** close_tab calls in flight: the tab the browser activates in place of a closed one is not the user's choice. */
+  #closingTabs = 0;
+  /**
+   * Events heard while a connect is in flight: those in the same socket read as its reply arrive
+   * before the reply is handled, and are applied after its snapshot instead of dropped (D26).
+   */
+  #heldEvents: BrowserEvent[] | undefined;
   ontoolschanged: (() => void) | undefined;
   /** Focus moved, or the focused page announced a resources/prompts change (mcp/page-resources.ts). */
   onpageevent: ((event: PageEvent) => void) | undefined;
@@ -100,7 +111,7 @@ export class BrowserSession {
     );
   }
 
-  get state(): 'DISCONNECTED' | 'CONNECTED_NO_TABS' | 'CONNECTED_NO_FOCUS' | 'TAB_FOCUSED' {
+  get state(): SessionState {
     if (!this.#connected) return 'DISCONNECTED';
     if (this.#tabs.size === 0) return 'CONNECTED_NO_TABS';
     return this.#focusedTabId === null ? 'CONNECTED_NO_FOCUS' : 'TAB_FOCUSED';
@@ -126,7 +137,8 @@ export class BrowserSession {
     if (this.#options.fallbackTools === on) return;
     this.#options.fallbackTools = on;
     this.#pickCoreTools();
-    this.#announcer.schedule();
+    // The core names changed: a page tool named like a new one (call_page_tool) is renamed (issue 27 D21).
+    this.#refreshPageTools();
   }
 
   /** browser-mcp-server.md, "Tool Availability by State". */
@@ -144,14 +156,22 @@ export class BrowserSession {
     if (core) {
       if (!this.#availableCoreNames().includes(name)) return errorResult(this.#unavailableReason(name));
       try {
-        return await this.#announcer.transition(() => core.run(args, this.#toolSession, progress));
+        const run = () => core.run(args, this.#toolSession, progress);
+        // Only a tool that moves the state holds announcements back: a slow page call through
+        // call_page_tool, or list_tabs, leaves every other change announced at once (issue 27 D22).
+        return await (core.transition ? this.#announcer.transition(run) : run());
       } catch (error) {
-        return errorResult(toolFailed(name, errorMessage(error)));
+        return errorResult(toolFailed(name, errorMessage(error), this.state));
       }
     }
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
-    if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.#focusedTabId !== null));
+    if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
     return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
+  }
+
+  /** The `all` view holds its own announcements for these too (views/all-view.ts). */
+  isTransition(name: string): boolean {
+    return this.#coreTools.get(name)?.transition === true;
   }
 
   #pickCoreTools(): void {
@@ -193,25 +213,25 @@ export class BrowserSession {
       setFocus: (tabId) => this.#setFocus(tabId),
       removeTab: (tabId) => this.#removeTab(tabId),
       listMayHaveChanged: () => this.#announcer.schedule(),
+      wasClosed: (tabId) => this.#closedTabIds.has(tabId),
+      closing: async (work) => {
+        this.#closingTabs++;
+        try {
+          return await work();
+        } finally {
+          this.#closingTabs--;
+        }
+      },
+      get state() {
+        return session.state;
+      },
     };
   }
 
+  /** The core tools whose definitions say the state now offers them, in definition order. */
   #availableCoreNames(): string[] {
-    const fallback = this.#options.fallbackTools ? ['list_page_tools', 'call_page_tool'] : [];
-    return [...this.#stateCoreNames(), ...(this.state === 'TAB_FOCUSED' ? fallback : [])];
-  }
-
-  #stateCoreNames(): string[] {
-    switch (this.state) {
-      case 'DISCONNECTED':
-        return ['connect_browser'];
-      case 'CONNECTED_NO_TABS':
-        return ['list_tabs', 'open_tab'];
-      case 'CONNECTED_NO_FOCUS':
-        return ['list_tabs', 'open_tab', 'focus_tab'];
-      case 'TAB_FOCUSED':
-        return ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog'];
-    }
+    const state = this.state;
+    return [...this.#coreTools.values()].filter((tool) => tool.offeredIn.has(state)).map((tool) => tool.listed.name);
   }
 
   #unavailableReason(name: string): string {
@@ -234,7 +254,18 @@ export class BrowserSession {
   }
 
   async #establish(): Promise<void> {
-    const { browser, tabs } = await this.#connection.connect();
+    this.#heldEvents = [];
+    let reply: Awaited<ReturnType<BrowserConnection['connect']>>;
+    try {
+      reply = await this.#connection.connect();
+    } finally {
+      const held = this.#heldEvents;
+      this.#heldEvents = undefined;
+      queueMicrotask(() => {
+        for (const event of held) this.#onEvent(event);
+      });
+    }
+    const { browser, tabs } = reply;
     this.#browser = browser;
     const previousFocus = this.#focusedTabId;
     this.#tabs.clear();
@@ -265,16 +296,26 @@ export class BrowserSession {
   }
 
   #onEvent(event: BrowserEvent): void {
+    if (this.#heldEvents && !this.#connected) {
+      this.#heldEvents.push(event);
+      return;
+    }
     if (!this.#connected) return;
     switch (event.type) {
       case 'tabCreated':
       case 'tabUpdated': {
         const existing = this.#tabs.get(event.tab.id);
-        this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: existing?.tools ?? [] });
-        this.#announcer.schedule();
+        // Tools belong to the page that published them: a tab now at another origin keeps none of
+        // the old page's, which would otherwise be listed under the new origin's marker (D4).
+        const sameOrigin = existing !== undefined && originOf(existing.url) === originOf(event.tab.url);
+        if (existing && !sameOrigin) this.#cancelPendingEmpty(event.tab.id);
+        this.#tabs.set(event.tab.id, { ...toTabState(event.tab), tools: sameOrigin ? existing.tools : [] });
+        if (event.tab.id === this.#focusedTabId && existing && !sameOrigin) this.#refreshPageTools();
+        else this.#announcer.schedule();
         return;
       }
       case 'tabClosed':
+        this.#rememberClosed(event.tabId);
         if (this.#tabs.has(event.tabId)) this.#removeTab(event.tabId);
         return;
       case 'toolsChanged':
@@ -286,7 +327,8 @@ export class BrowserSession {
         }
         this.#cancelPendingEmpty(event.tabId);
         if (tab) tab.tools = event.tools;
-        if (event.type === 'tabFocused' && this.#options.followBrowserFocus && tab) this.#setFocus(event.tabId);
+        const follow = event.type === 'tabFocused' && this.#options.followBrowserFocus && this.#closingTabs === 0;
+        if (follow && tab) this.#setFocus(event.tabId);
         else if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
         return;
       }
@@ -298,6 +340,14 @@ export class BrowserSession {
             ...(event.params ? { params: event.params } : {}),
           });
         return;
+    }
+  }
+
+  #rememberClosed(tabId: number): void {
+    this.#closedTabIds.add(tabId);
+    if (this.#closedTabIds.size > MAX_REMEMBERED_CLOSED_TABS) {
+      const oldest = this.#closedTabIds.values().next().value;
+      if (oldest !== undefined) this.#closedTabIds.delete(oldest);
     }
   }
 

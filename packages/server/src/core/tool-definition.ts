@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@tabmcp/protocol';
 import { z } from 'zod';
 import { invalidArguments } from './tool-errors';
-import type { ToolSession } from './tool-session';
+import type { SessionState, ToolSession } from './tool-session';
 
 export type Progress = (message: string) => void;
 
@@ -29,6 +29,10 @@ export interface CoreTool {
   readonly listed: ListedTool;
   /** What the handler accepts; `listed.inputSchema` is derived from it. */
   readonly input: z.ZodObject;
+  /** The states that offer it (browser-mcp-server.md, "Tool Availability by State"). */
+  readonly offeredIn: ReadonlySet<SessionState>;
+  /** It moves the state machine: what changes while it runs is announced once, when it ends. */
+  readonly transition: boolean;
   /** Checks the arguments against the zod schema, then runs the handler with them typed. */
   run(args: Record<string, unknown>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
 }
@@ -38,12 +42,17 @@ export function defineTool<Input extends z.ZodObject>(spec: {
   title: string;
   description: string;
   input: Input;
+  offeredIn: readonly SessionState[];
+  /** Set for tools that move the state machine (connect, open, focus, close). */
+  transition?: boolean;
   /** Only what differs from MCP's defaults (readOnly false, destructive true, idempotent false, open world true). */
   annotations?: ToolAnnotations;
   handler(args: z.output<Input>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
 }): CoreTool {
   const { name, title, description, input, annotations, handler } = spec;
   return {
+    offeredIn: new Set(spec.offeredIn),
+    transition: spec.transition ?? false,
     listed: {
       name,
       title,

@@ -12,6 +12,8 @@ export interface TabState {
   siteAccess?: TabInfo['siteAccess'];
 }
 
+export type SessionState = 'DISCONNECTED' | 'CONNECTED_NO_TABS' | 'CONNECTED_NO_FOCUS' | 'TAB_FOCUSED';
+
 export function toTabState(tab: TabInfo): TabState {
   return {
     id: tab.id,
@@ -55,4 +57,10 @@ export interface ToolSession {
   removeTab(tabId: number): void;
   /** The tool list may have changed: announce it if it did. */
   listMayHaveChanged(): void;
+  /** The browser reported this tab closed (tab ids are never reused while a browser runs). */
+  wasClosed(tabId: number): boolean;
+  /** Runs the closing of a tab: the tab the browser activates in its place is not followed (--follow-focus). */
+  closing<T>(work: () => Promise<T>): Promise<T>;
+  /** The state now, for error texts that name only the steps it offers. */
+  readonly state: SessionState;
 }

@@ -143,6 +143,6 @@ export function withId(request: ServerRequest, id: string): ServerRequest {
 
 function failure(request: ServerRequest, text: string): ExtensionToServer {
   return request.type === 'callTool'
-    ? { type: 'toolResult', callId: request.callId, error: text }
+    ? { type: 'toolResult', callId: request.callId, error: text, code: ErrorCode.BrowserNotConnected }
     : { type: 'response', requestId: request.requestId, error: { code: ErrorCode.BrowserNotConnected, message: text } };
 }

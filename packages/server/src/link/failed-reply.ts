@@ -13,6 +13,6 @@ export function failedReply(raw: string, reason: string): ExtensionToServer | un
   const [, type, , id = ''] = head;
   const message = `The browser's answer was refused: ${reason}. Ask the page for less (a smaller result), or split the work.`;
   return type === 'toolResult'
-    ? { type: 'toolResult', callId: id, error: message }
+    ? { type: 'toolResult', callId: id, error: message, code: ErrorCode.MessageTooLarge }
     : { type: 'response', requestId: id, error: { code: ErrorCode.MessageTooLarge, message } };
 }

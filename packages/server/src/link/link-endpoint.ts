@@ -1,28 +1,30 @@
 import {
   type BrowserInfo,
   type CallToolResult,
+  CloseTabResult,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
+  FocusTabResult,
   type InputMode,
   ListenerSet,
   type Logger,
-  type OpenTabResult,
+  OpenTabResult,
+  PAGE_LOAD_BUDGET_MS,
   type PageMethod,
   PendingRequests,
   ProtocolError,
   type ServerRequest,
   type ServerToExtension,
   type TabInfo,
+  validate,
 } from '@tabmcp/protocol';
+import type { z } from 'zod';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
-
-/** How long the extension gets to load a page in openTab, before its wait for the page's tools. */
-const PAGE_LOAD_BUDGET_MS = 30_000;
 
 /**
  * One agent's end of the browser link: turns the session's calls into link messages with request
@@ -102,7 +104,8 @@ export class LinkEndpoint implements BrowserConnection {
         return;
       case 'toolResult':
         if (message.error !== undefined || !message.result) {
-          this.#fail(message.callId, new ProtocolError(ErrorCode.InternalError, message.error ?? 'no result'));
+          const code = message.code ?? ErrorCode.InternalError;
+          this.#fail(message.callId, new ProtocolError(code, message.error ?? 'no result'));
         } else {
           this.#settle(message.callId, { kind: 'value', value: message.result });
         }
@@ -130,22 +133,22 @@ export class LinkEndpoint implements BrowserConnection {
 
   async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
     const timeout = PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000;
-    return (await this.#value(
+    const raw = await this.#value(
       { type: 'openTab', requestId: '', url, focus, waitForToolsMs },
       `openTab ${url}`,
       timeout,
-    )) as OpenTabResult;
+    );
+    return checked(OpenTabResult, raw, 'openTab');
   }
 
   async focusTab(tabId: number) {
-    return (await this.#value({ type: 'focusTab', requestId: '', tabId }, `focusTab ${tabId}`)) as { tab: TabInfo };
+    const raw = await this.#value({ type: 'focusTab', requestId: '', tabId }, `focusTab ${tabId}`);
+    return checked(FocusTabResult, raw, 'focusTab');
   }
 
   async closeTab(tabId: number) {
-    return (await this.#value({ type: 'closeTab', requestId: '', tabId }, `closeTab ${tabId}`)) as {
-      closed: true;
-      tabId: number;
-    };
+    const raw = await this.#value({ type: 'closeTab', requestId: '', tabId }, `closeTab ${tabId}`);
+    return checked(CloseTabResult, raw, 'closeTab');
   }
 
   async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
@@ -198,4 +201,11 @@ export class LinkEndpoint implements BrowserConnection {
   #fail(id: string, error: Error): void {
     if (!this.#pending.reject(id, error)) this.#log('link.unknown-reply', { id });
   }
+}
+
+/** A reply of the extension, checked against its schema (browser-link.ts) rather than cast. */
+function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
+  const result = validate(schema, raw, `${what} reply from the extension`);
+  if (!result.ok) throw result.error;
+  return result.value;
 }

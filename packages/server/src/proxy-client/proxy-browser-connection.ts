@@ -8,6 +8,7 @@ import {
   type Logger,
   McpHandshakeResult,
   type OpenTabResult,
+  PAGE_LOAD_BUDGET_MS,
   type PageMethod,
   ProtocolError,
   ProxyConnectResult,
@@ -24,6 +25,7 @@ import {
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { untilUp } from '../core/until-up';
 import { chooseExtension, plainTextTokenWarning } from './choose-extension';
+import { withJitter } from './jitter';
 import { ProxyRpc } from './proxy-rpc';
 import { diffTabs } from './tab-diff';
 
@@ -45,7 +47,6 @@ export interface ProxyConnectionOptions {
 }
 
 const MIN_BACKOFF_MS = 250;
-const PAGE_LOAD_BUDGET_MS = 30_000;
 /** A failed poll is retried after this pause, so a broken browser is not hammered. */
 const POLL_RETRY_MS = 1_000;
 /**
@@ -53,8 +54,6 @@ const POLL_RETRY_MS = 1_000;
  * this much, which keeps the poll far below the proxy's rate limit (200 requests/s per client).
  */
 const MIN_POLL_GAP_MS = 50;
-
-const DISCONNECT_MESSAGES = /Extension disconnected|Disconnected from the extension|hosting the extension is gone/i;
 
 /** Where a tab's tools come from when getTabs left them out. */
 type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
@@ -223,7 +222,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
             backoff = MIN_BACKOFF_MS;
             this.#down(await this.#untilLost(rpc));
           } else {
-            await this.#sleep(backoff);
+            await this.#sleep(withJitter(backoff));
             backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
           }
         }
@@ -236,7 +235,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
       this.#down(this.#problem);
       rpc?.close();
       if (this.#stopped) return;
-      await this.#sleep(backoff);
+      await this.#sleep(withJitter(backoff));
       backoff = Math.min(backoff * 2, this.#options.maxBackoffMs);
     }
   }
@@ -271,7 +270,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
       // The browser may have left between the list and the connect: look again.
       this.#problem = `Could not connect to "${choice.extension.name}": ${errorMessage(error)}`;
       this.#log('proxy.connect-failed', { problem: this.#problem });
-      if (error instanceof ProtocolError && error.code === -32001)
+      if (error instanceof ProtocolError && error.code === ErrorCode.AlreadyConnected)
         await rpc.request('disconnect', {}, timeout).catch(() => {});
       return false;
     }
@@ -388,15 +387,20 @@ export class ProxyBrowserConnection implements BrowserConnection {
 
 /**
  * A forwarded call that failed because the browser went away says so, with what to do; other
- * failures of the proxy itself (-32000: rate limit, an unreachable instance) say where they come from.
+ * failures of the proxy itself (rate limit, an unreachable instance) say where they come from.
+ * Read off the proxy's codes (errors.ts), never its wording.
  */
 function explain(error: unknown, method: string, proxyUrl: string): Error {
-  if (!(error instanceof ProtocolError) || error.code !== ErrorCode.ServerError)
-    return error instanceof Error ? error : new Error(errorMessage(error));
-  if (DISCONNECT_MESSAGES.test(error.message))
+  if (!(error instanceof ProtocolError)) return error instanceof Error ? error : new Error(errorMessage(error));
+  if (error.code === ErrorCode.ExtensionGone)
     return new ProtocolError(
       ErrorCode.BrowserNotConnected,
       `${method}: the remote browser disconnected from the proxy (${error.message}); tabmcp reconnects by itself`,
     );
-  return new ProtocolError(error.code, `${method} through the proxy ${proxyUrl}: ${error.message}`);
+  if (PROXY_OWN_CODES.has(error.code))
+    return new ProtocolError(error.code, `${method} through the proxy ${proxyUrl}: ${error.message}`);
+  return error;
 }
+
+/** Failures the proxy raises itself rather than passes on from the browser. */
+const PROXY_OWN_CODES: ReadonlySet<number> = new Set([ErrorCode.ServerError, ErrorCode.ProxyRouteLost]);

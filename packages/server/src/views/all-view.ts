@@ -20,6 +20,8 @@ import type { McpView } from './mcp-view';
 /** The session's face that the `all` view builds on. */
 export interface SessionView extends McpView, PagePrimitives {
   readonly state: string;
+  /** The core tool moves the state machine (its changes are announced once, when it ends). */
+  isTransition?(name: string): boolean;
 }
 
 /** The link as the `all` view uses it: the session's connection plus requests of its own. */
@@ -123,16 +125,21 @@ export class AllView implements McpView {
     // A hub name stays callable while the session is still reconnecting (worker restart); page
     // tools never hold hub names (page-tool-names.ts), so only a core tool could take it first.
     const own = this.#session.listTools().find((listed) => listed.name === name);
-    const tool = this.#link.isUp && (!own || isListedPageTool(own)) ? this.#hubTools.get(name) : undefined;
-    if (!tool) {
+    const hubName = this.#link.isUp && (!own || isListedPageTool(own)) && name.startsWith(HUB_TOOL_PREFIX);
+    const tool = hubName ? this.#hubTools.get(name) : undefined;
+    // An unlisted hub name still goes to the hub: a cached tool's domain-only name routes there
+    // while an open tab lists the tool under its own name (issue 27 H2).
+    if (!hubName) {
       if (own && isListedPageTool(own)) {
         return errorResult(
           `"${name}" is listed under its hub name in this view (website_tool_<domain>_tab<N>_${name}): list the tools again and call that.`,
         );
       }
-      return this.#session.callTool(name, args, progress);
+      const run = () => this.#session.callTool(name, args, progress);
+      // The hub's list changes during open_tab too: one notification for the call, not two (issue 27 D9).
+      return this.#session.isTransition?.(name) ? this.#announcer.transition(run) : run();
     }
-    const refused = pageArgumentsError(name, tool.inputSchema, args);
+    const refused = tool && pageArgumentsError(name, tool.inputSchema, args);
     if (refused) return refused;
     try {
       const raw = await this.#link.requestValue(

@@ -1,7 +1,5 @@
-import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
+import { ErrorCode, PAGE_LOAD_BUDGET_MS, ProtocolError } from '@tabmcp/protocol';
 import { waitForTabLoad } from '../tab-load';
-
-const LOAD_TIMEOUT_MS = 30_000;
 
 /**
  * Starts a navigation of a tab and resolves with the tab once it finished loading. A same-document
@@ -11,7 +9,7 @@ const LOAD_TIMEOUT_MS = 30_000;
 export async function navigateAndWait(tabId: number, start: () => Promise<unknown>): Promise<chrome.tabs.Tab> {
   const before = await getTab(tabId);
   return waitForTabLoad(tabId, {
-    timeoutMs: LOAD_TIMEOUT_MS,
+    timeoutMs: PAGE_LOAD_BUDGET_MS,
     afterLoading: true,
     start,
     done: (now) => now.status === 'complete' && now.url !== before.url,

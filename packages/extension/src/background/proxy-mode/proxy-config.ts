@@ -57,3 +57,17 @@ export function proxyConfigFrom(raw: Partial, defaultName: string): ProxyConfig 
 function definedOnly(values: Partial): Partial {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== ''));
 }
+
+const INSTANCE_KEY = 'proxyInstance';
+
+/**
+ * A random key this browser keeps in chrome.storage.local and sends with `authenticate`, so the
+ * proxy gives it the same extension id at every reconnect and `--extension-id` keeps finding it.
+ */
+export async function proxyInstanceKey(): Promise<string> {
+  const stored = (await chrome.storage.local.get(INSTANCE_KEY))[INSTANCE_KEY];
+  if (typeof stored === 'string' && /^[A-Za-z0-9_-]{16,64}$/.test(stored)) return stored;
+  const created = crypto.randomUUID().replaceAll('-', '');
+  await chrome.storage.local.set({ [INSTANCE_KEY]: created });
+  return created;
+}

@@ -9,7 +9,7 @@ import {
   parseMessage,
   validate,
 } from '@tabmcp/protocol';
-import type { ProxyConfig } from './proxy-config';
+import { type ProxyConfig, proxyInstanceKey } from './proxy-config';
 import { refreshDelayMs } from './token-expiry';
 
 type ProxyLinkState = 'off' | 'connecting' | 'authenticating' | 'ready' | 'closed';
@@ -161,7 +161,10 @@ export class ProxyLink {
     if (method === 'authenticate') {
       const config = this.#config;
       if (!config) this.#reply(socket, id, { error: new ProtocolError(ErrorCode.ServerError, 'Not configured') });
-      else this.#reply(socket, id, { result: { name: config.browserName, accessToken: config.proxyToken } });
+      else
+        void proxyInstanceKey().then((instance) =>
+          this.#reply(socket, id, { result: { name: config.browserName, accessToken: config.proxyToken, instance } }),
+        );
       return;
     }
     this.#run(method, params).then(

@@ -8,6 +8,8 @@ import type { ToolSession } from '../tool-session';
 const connectBrowser = (launchByDefault: boolean) =>
   defineTool({
     name: 'connect_browser',
+    offeredIn: ['DISCONNECTED'],
+    transition: true,
     title: 'Connect to the browser',
     description:
       'Connect to the browser that runs the tabmcp extension. With launch=true, start a fresh Chromium with the extension if none is connected. Afterwards list_tabs and open_tab appear.',

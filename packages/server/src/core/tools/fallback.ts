@@ -7,6 +7,7 @@ import { NO_FOCUSED_TAB, noSuchPageTool } from '../tool-errors';
 export const fallbackTools = [
   defineTool({
     name: 'list_page_tools',
+    offeredIn: ['TAB_FOCUSED'],
     title: 'List the focused page tools',
     description:
       "List the focused tab's own tools with their input schemas, for clients that do not refresh their tool list. Call them with call_page_tool.",
@@ -17,6 +18,7 @@ export const fallbackTools = [
   }),
   defineTool({
     name: 'call_page_tool',
+    offeredIn: ['TAB_FOCUSED'],
     title: 'Call a tool of the focused page',
     description: 'Call one of the tools list_page_tools shows, by name, with its arguments.',
     input: z

@@ -1,18 +1,17 @@
-import { type CallToolResult, ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
+import { type CallToolResult, ErrorCode, isOpenableUrl, ProtocolError, type TabInfo } from '@tabmcp/protocol';
 import { z } from 'zod';
 import type { BrowserConnection } from '../browser-connection';
 import { exposePageTools } from '../page-tool-names';
 import { defineTool, errorResult, jsonResult, type Progress } from '../tool-definition';
-import { invalidUrl, noSuchTab, nothingToClose, refusedUrl, tabGone } from '../tool-errors';
+import { invalidUrl, noSuchTab, nothingToClose, refusedUrl, tabClosedWhileOpening, tabGone } from '../tool-errors';
 import { type ToolSession, toTabState } from '../tool-session';
-
-const ALLOWED_URL_PROTOCOLS = new Set(['http:', 'https:', 'file:', 'about:', 'data:']);
 
 const tabId = z.number().int().nonnegative();
 
 export const tabTools = [
   defineTool({
     name: 'list_tabs',
+    offeredIn: ['CONNECTED_NO_TABS', 'CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
     title: 'List tabs',
     description: 'List the open tabs with their tool counts; focused marks the tab whose tools are listed.',
     input: z.object({}).strict(),
@@ -21,11 +20,13 @@ export const tabTools = [
   }),
   defineTool({
     name: 'open_tab',
+    offeredIn: ['CONNECTED_NO_TABS', 'CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
+    transition: true,
     title: 'Open a tab',
     description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
     input: z
       .object({
-        url: z.string().min(1).describe('URL to open (http, https, file, about or data)'),
+        url: z.string().min(1).describe('URL to open: http, https, file or data, or about:blank'),
         focus: z.boolean().default(true),
       })
       .strict(),
@@ -33,6 +34,8 @@ export const tabTools = [
   }),
   defineTool({
     name: 'focus_tab',
+    offeredIn: ['CONNECTED_NO_FOCUS', 'TAB_FOCUSED'],
+    transition: true,
     title: 'Focus a tab',
     description: "Focus a tab by id from list_tabs: its page's tools replace the previous tab's.",
     input: z.object({ tabId }).strict(),
@@ -41,6 +44,8 @@ export const tabTools = [
   }),
   defineTool({
     name: 'close_tab',
+    offeredIn: ['TAB_FOCUSED'],
+    transition: true,
     title: 'Close a tab',
     description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
     input: z.object({ tabId: tabId.optional() }).strict(),
@@ -70,7 +75,7 @@ async function openTab(session: ToolSession, url: string, focus: boolean, progre
   } catch {
     return errorResult(invalidUrl(url));
   }
-  if (!ALLOWED_URL_PROTOCOLS.has(parsed.protocol)) return errorResult(refusedUrl(url, ALLOWED_URL_PROTOCOLS));
+  if (!isOpenableUrl(parsed)) return errorResult(refusedUrl(url));
   progress(`Opening ${parsed.href}`);
   const started = Date.now();
   // Pages can take seconds to load: tell the client the call is alive.
@@ -83,6 +88,11 @@ async function openTab(session: ToolSession, url: string, focus: boolean, progre
     opened = await session.connection.openTab(parsed.href, focus, session.timings.openTabToolWaitMs);
   } finally {
     clearInterval(ticker);
+  }
+  // The page closed itself before the answer came: adding it back would focus a tab that is gone (D3).
+  if (session.wasClosed(opened.tab.id)) {
+    session.listMayHaveChanged();
+    return errorResult(tabClosedWhileOpening(opened.tab.id, parsed.href, session.tabs.keys()));
   }
   const existing = session.tabs.get(opened.tab.id);
   const tab = toTabState(opened.tab);
@@ -121,13 +131,15 @@ async function focusTab(session: ToolSession, tabId: number): Promise<CallToolRe
     return errorResult(tabGone(tabId, session.tabs.keys()));
   }
   const state = session.tabs.get(tabId);
-  if (state) Object.assign(state, { title: tab.title, url: tab.url });
+  // It closed while the browser was focusing it: focus stays off a tab that is gone (D15).
+  if (!state) return errorResult(tabGone(tabId, session.tabs.keys()));
+  Object.assign(state, { title: tab.title, url: tab.url });
   session.setFocus(tabId);
   return jsonResult({
     success: true,
     tab: { id: tabId, title: tab.title, url: tab.url },
     toolsAvailable: session.pageTools.map((entry) => entry.exposedName),
-    ...(state ? siteNote(state) : {}),
+    ...siteNote(state),
   });
 }
 
@@ -135,7 +147,7 @@ async function closeTab(session: ToolSession, requested: number | undefined): Pr
   const tabId = requested ?? session.focusedTabId;
   if (tabId === null || !session.tabs.has(tabId)) return errorResult(nothingToClose(tabId));
   try {
-    await session.connection.closeTab(tabId);
+    await session.closing(() => session.connection.closeTab(tabId));
   } catch (error) {
     if (!(error instanceof ProtocolError && error.code === ErrorCode.TabNotFound)) throw error;
   }
