@@ -1,6 +1,6 @@
 // Issue 11: what each inbound MCP message leaves in the server's old space. Garbage that reaches old
 // space stays resident until a mark-compact, so this is what drives the server's memory under calls
-// (docs/decisions.md, "Issue 11: memory under the bar"). The built tabmcp and, as the floor, a bare
+// (docs/history/decision-log.md, "Issue 11: memory under the bar"). The built tabmcp and, as the floor, a bare
 // stdio JSON-RPC responder in the same node, each with a preload that reads V8's GCProfiler around
 // N pings and N notifications; no browser. Run: npx tsx bench/old-space.ts
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';

@@ -6,7 +6,7 @@ import { type Figure, machine, ratio, writeResult } from './lib/results';
 
 /**
  * Size of the page SDK's one-file <script> build beside @mcp-b/global's IIFE (the script MCP-B
- * tells sites to add). Bar (DESIGN.md): a fifth of its size or smaller. Build first:
+ * tells sites to add). Bar (docs/requirements.md#bars): a fifth of its size or smaller. Build first:
  * `node scripts/build.mjs`.
  */
 const files = {

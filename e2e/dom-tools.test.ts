@@ -7,7 +7,7 @@ import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from 
 
 type ListedTool = { name: string; description?: string; inputSchema: Record<string, unknown> };
 
-/** DOM-derived tools (browser-mcp-server.md, "Dynamic Page Tools") on pages that publish none. */
+/** DOM-derived tools (docs/requirements.md, "Dynamic Page Tools") on pages that publish none. */
 describe('DOM-derived tools in real Chromium', () => {
   let scene: LaunchedScene;
   let site: ExampleServer;

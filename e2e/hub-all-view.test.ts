@@ -8,7 +8,7 @@ import { startTabmcp, type TabmcpUnderTest, textOf, waitFor } from '../test-supp
 import { type HubSite, startHubSite } from '../test-support/hub-fixture';
 
 /**
- * The hub in real Chromium through the `all` view: every tab's tools under mcp-b.md names,
+ * The hub in real Chromium through the `all` view: every tab's tools under docs/requirements.md#hub names,
  * routed by the extension's hub, driven by the official MCP SDK client over stdio.
  */
 describe('hub: every tab of every allowed site, in real Chromium (--view all)', () => {

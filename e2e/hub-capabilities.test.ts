@@ -8,7 +8,7 @@ import { type Machine, newMachine } from '../test-support/server-harness';
 import { waitFor } from '../test-support/wait';
 
 /**
- * mcp-b.md "Capability Negotiation" in real Chromium: a page server declares `browser.cacheSupported`,
+ * docs/requirements.md "Capability Negotiation" in real Chromium: a page server declares `browser.cacheSupported`,
  * the content script passes it on, the hub aggregates it, and an MCP client that connects afterwards
  * sees it. Stateless 2026-07-28 HTTP builds its server per request, so a new client reads the
  * capabilities of that moment.

@@ -9,7 +9,7 @@ import { repoRoot } from '../test-support/harness';
 /**
  * The page SDK in real Chromium, without the extension: same-window use, a cross-origin iframe in
  * both directions (127.0.0.1 and localhost on different ports are different origins), an origin
- * that is not allowed, notifications, mcp-window.md's example, and MCP-B's TabClientTransport with
+ * that is not allowed, notifications, docs/requirements.md#page-sdk's example, and MCP-B's TabClientTransport with
  * the MCP SDK client against our tab server. Browser-side code is passed as strings so it runs as
  * written.
  */
@@ -131,7 +131,7 @@ describe('page SDK in real Chromium', () => {
     assert.equal(r.tools, 51);
   });
 
-  it("runs mcp-window.md's Example Usage (provider with zod, client) as written", async () => {
+  it("runs docs/requirements.md#page-sdk's Example Usage (provider with zod, client) as written", async () => {
     await freshPage();
     await page.addScriptTag({ content: await bundle("import { z } from 'zod'; (window as any).z = z;") });
     const alerts: string[] = [];

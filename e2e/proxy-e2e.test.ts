@@ -269,7 +269,7 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     assert.equal(
       (gone.error as { code: number }).code,
       -32007,
-      "tab not found: not proxy-protocol.md's -32001 (already connected)",
+      "tab not found: not docs/requirements.md#remote-proxy's -32001 (already connected)",
     );
     const script = await raw.request('browser_navigate', { tabId: 1, url: 'javascript:alert(1)' });
     assert.equal((script.error as { code: number }).code, -32602);

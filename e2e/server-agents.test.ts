@@ -6,7 +6,7 @@ import { type Agent, type Machine, newMachine, startAgent } from '../test-suppor
 
 type Tabs = { tabs: Array<{ id: number; focused: boolean }>; focusedTabId: number | null };
 
-describe('several agents share one browser (DESIGN.md decision 4)', () => {
+describe('several agents share one browser (docs/requirements.md#founding-decisions, decision 4)', () => {
   let site: ExampleServer;
   let machine: Machine;
   const agents: Agent[] = [];

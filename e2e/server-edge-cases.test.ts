@@ -10,7 +10,7 @@ type Tabs = {
   focusedTabId: number | null;
 };
 
-/** browser-mcp-server.md, "Edge Cases": every row, driven by a person's actions in the real browser. */
+/** docs/requirements.md, "Edge Cases": every row, driven by a person's actions in the real browser. */
 describe('Edge Cases table', () => {
   let scene: Scene;
   let site: ExampleServer;

@@ -6,7 +6,7 @@ import { type Agent, browserOf, type Scene, startScene } from '../test-support/s
 type Tabs = { tabs: Array<{ id: number; url: string }>; focusedTabId: number | null };
 
 /**
- * browser-mcp-server.md, CONNECTED (no tabs): the agent closes every tab of the browser it
+ * docs/requirements.md#local-server, CONNECTED (no tabs): the agent closes every tab of the browser it
  * launched, and the browser is still there for open_tab. Nothing but tabmcp talks to the browser
  * here: a DevTools client would keep a windowless Chromium alive and hide the defect.
  */

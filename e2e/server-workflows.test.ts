@@ -18,7 +18,7 @@ type Tabs = {
   focusedTabId: number | null;
 };
 
-describe("browser-mcp-server.md's example workflows, in real Chromium", () => {
+describe("docs/requirements.md#local-server's example workflows, in real Chromium", () => {
   let scene: Scene;
   let site: ExampleServer;
   let agent: Agent;

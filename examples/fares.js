@@ -1,5 +1,5 @@
 // Fares shared by the two demo flight sites. Every route costs the same on a site, and the sites
-// differ by a fixed margin, so the comparison workflow of browser-mcp-server.md has one answer.
+// differ by a fixed margin, so the comparison workflow of docs/requirements.md#local-server has one answer.
 // biome-ignore lint/correctness/noUnusedVariables: a classic script that defines a global for the sites
 function findFares(from, to, date, margin) {
   const base = 400 + margin;

@@ -256,7 +256,7 @@ async function buildServer(extensionAndPage) {
       // Chunks sit beside tabmcp.js: options.ts finds the extension relative to the running file.
       splitting: true,
       chunkNames: '[name]-[hash]',
-      // Less source for V8 to hold: about 5 MiB less resident (DESIGN.md memory bar). Stack traces map
+      // Less source for V8 to hold: about 5 MiB less resident (docs/requirements.md#bars memory bar). Stack traces map
       // back through the linked source maps with `node --enable-source-maps`.
       minify: true,
       plugins: [sdkWithoutAjv, zodEnglishOnly],

@@ -38,7 +38,7 @@ mcp.exposeOnWindow();
 TabMcp.serveTab(mcp);
 </script></body></html>`;
 
-/** A page whose server declares mcp-b.md's `browser.cacheSupported` at initialize, with no cached tool. */
+/** A page whose server declares docs/requirements.md#hub's `browser.cacheSupported` at initialize, with no cached tool. */
 const DECLARES_CACHING = `<!doctype html>
 <html><head><meta charset="utf-8"><title>Declares</title><script src="/sdk/tabmcp-page.js"></script></head>
 <body><h1>Declares caching</h1><script>

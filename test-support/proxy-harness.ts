@@ -143,7 +143,7 @@ export async function callUntilOk(
   );
 }
 
-/** A bare proxy-protocol.md MCP client (what any other automation tool speaks), for the raw methods. */
+/** A bare docs/requirements.md#remote-proxy MCP client (what any other automation tool speaks), for the raw methods. */
 export class RawProxyClient {
   #nextId = 1;
   private constructor(readonly socket: TestSocket) {}

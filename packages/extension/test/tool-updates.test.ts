@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SentToolList, toolUpdates } from '../src/content/tool-updates';
 
-/** The content script's wiring of mcp-b.md "Tool Updates", on a mocked clock. */
+/** The content script's wiring of docs/requirements.md "Tool Updates", on a mocked clock. */
 describe('tool updates (content script): 500 ms rate limit, 60 s poll, only changes sent', () => {
   it('polls every 60 s, sends a list only when it changed, and folds a burst of list_changed into one per 500 ms', (t) => {
     t.mock.timers.enable({ apis: ['setTimeout', 'setInterval', 'Date'], now: 1_000_000 });

@@ -1,6 +1,6 @@
 import type { AuditEntry } from '@tabmcp/protocol';
 
-/** mcp-b.md "Auditing": the last registrations and calls, with tab and domain, in a bounded ring. */
+/** docs/requirements.md "Auditing": the last registrations and calls, with tab and domain, in a bounded ring. */
 export class AuditLog {
   readonly #entries: AuditEntry[] = [];
   constructor(private readonly capacity = 200) {}

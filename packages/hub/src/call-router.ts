@@ -168,7 +168,7 @@ export class CallRouter {
     )?.tab;
   }
 
-  /** mcp-b.md: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
+  /** docs/requirements.md#hub: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
   /** Reopens under way, by cached tool: concurrent calls share one new tab (issue 27 H4). */
   readonly #reopening = new Map<string, Promise<TabTools>>();
 

@@ -9,7 +9,7 @@ export interface DescriptionContext {
 }
 
 /**
- * mcp-b.md's DescriptionBuilder: the page's text (untrusted, so marked with its origin) behind a
+ * docs/requirements.md#hub's DescriptionBuilder: the page's text (untrusted, so marked with its origin) behind a
  * header with the domain, the tab and whether that tab is the active one.
  */
 export function describeHubTool(tool: Tool, context: DescriptionContext): string {

@@ -1,5 +1,5 @@
 /**
- * The domain of mcp-b.md's tool storage and names: the URL's host (with a non-default port, so
+ * The domain of docs/requirements.md#hub's tool storage and names: the URL's host (with a non-default port, so
  * two local servers on different ports never merge). Non-web pages have none.
  */
 export function domainOf(url: string | undefined): string | undefined {

@@ -7,7 +7,7 @@ export interface HubOptions {
   transport: TabTransport;
   store?: HubStore;
   opener?: TabOpener;
-  /** Per request to a tab (mcp-b.md: 10 s). */
+  /** Per request to a tab (docs/requirements.md#hub: 10 s). */
   requestTimeoutMs?: number;
   /** How long a reopened tab may take to register its tools (10 s). */
   openWaitMs?: number;

@@ -21,7 +21,7 @@ import { buildView, type HubView, viewSignature } from './view';
 type Listener<A extends unknown[]> = (...args: A) => void;
 
 /**
- * The hub of mcp-b.md, as a coordinator: tab messages go to the registry (what the hub knows) and
+ * The hub of docs/requirements.md#hub, as a coordinator: tab messages go to the registry (what the hub knows) and
  * the delivery (answers to calls), agents' calls to the call router, and every change of state
  * rebuilds the view (`buildView`), announces it when it differs, and saves. It never touches
  * `chrome.*`: transport, store and tab opener are injected.
@@ -137,7 +137,7 @@ export class Hub {
     return this.#activeTabId;
   }
 
-  /** mcp-b.md's aggregate `browser` capabilities, as the view last built them (every change rebuilds it). */
+  /** docs/requirements.md#hub's aggregate `browser` capabilities, as the view last built them (every change rebuilds it). */
   capabilities(): BrowserCapabilities {
     return this.#view.capabilities;
   }

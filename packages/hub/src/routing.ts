@@ -6,7 +6,7 @@ export interface RoutableTab {
 }
 
 /**
- * mcp-b.md's TabManager.getBestTabForDomain: the active tab if it has the tool, else the tab of
+ * docs/requirements.md#hub's TabManager.getBestTabForDomain: the active tab if it has the tool, else the tab of
  * that domain with the tool that was updated last; undefined means a new tab must be opened.
  */
 export function bestTabForDomain<T extends RoutableTab>(

@@ -1,7 +1,7 @@
 import { PageBrowserCapabilities, Tool, ToolSource } from '@tabmcp/protocol';
 import { z } from 'zod';
 
-/** One tab's tools as persisted (mcp-b.md's DomainToolStorage, per domain and tab). */
+/** One tab's tools as persisted (docs/requirements.md#hub's DomainToolStorage, per domain and tab). */
 export const StoredTab = z.object({
   tabId: z.number().int(),
   url: z.string().max(8192),

@@ -58,7 +58,7 @@ export class TabRegistry {
     };
     this.tabs.set(tabId, entry);
     if (message.params.extensions) {
-      // mcp-b.md reserves `extensions` for fields no version defines yet: none is read, but none vanishes unseen.
+      // docs/requirements.md#hub reserves `extensions` for fields no version defines yet: none is read, but none vanishes unseen.
       this.#log('extensions.ignored', { tabId, keys: Object.keys(message.params.extensions).slice(0, 10) });
     }
     if (entry.source !== 'dom') this.#forgetWithdrawn(entry, previous);

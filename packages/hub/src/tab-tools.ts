@@ -12,7 +12,7 @@ export interface TabTools {
   updatedAt: number;
   /** When the hub last knew the tab alive (registered, or connected when the state was saved). */
   lastSeen: number;
-  /** The `browser` capabilities its page declared at initialize (mcp-b.md "Capability Negotiation"). */
+  /** The `browser` capabilities its page declared at initialize (docs/requirements.md "Capability Negotiation"). */
   capabilities: PageBrowserCapabilities | undefined;
   /** False for a tab restored from storage whose content script has not registered again yet. */
   connected: boolean;

@@ -1,7 +1,7 @@
 import type { BackgroundToContent, ContentToBackground } from '@tabmcp/protocol';
 
 /**
- * How the hub talks to tabs (mcp-b.md's Tab-Hub transport). The extension implements it with
+ * How the hub talks to tabs (docs/requirements.md#hub's Tab-Hub transport). The extension implements it with
  * chrome.runtime Ports; tests implement it in memory. Incoming messages are already validated.
  */
 export interface TabTransport {

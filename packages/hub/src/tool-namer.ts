@@ -25,7 +25,7 @@ function ownName(toolName: string): string {
 }
 
 /**
- * mcp-b.md's names: `website_tool_<domain>_tab<N>_<name>` for a tab's tool, and
+ * docs/requirements.md#hub's names: `website_tool_<domain>_tab<N>_<name>` for a tab's tool, and
  * `website_tool_<domain>_<name>` for a cached tool whose tab is gone. Names that would exceed 64
  * characters keep their start and gain a hash of the full name; `taken` makes them unique.
  */

@@ -73,7 +73,7 @@ export function buildView(state: HubViewState): HubView {
 }
 
 /**
- * mcp-b.md's aggregate: caching is supported when this hub can cache and some allowed page supports
+ * docs/requirements.md#hub's aggregate: caching is supported when this hub can cache and some allowed page supports
  * it, by declaring `browser.cacheSupported` or by marking a tool `cache` (or a cached tool is kept).
  * Elicitation stays off whatever pages declare: the hub has no way to relay it.
  */

@@ -345,7 +345,7 @@ describe('hub: cached tools a page withdraws', () => {
   });
 });
 
-describe('hub: browser capabilities (mcp-b.md "Capability Negotiation")', () => {
+describe('hub: browser capabilities (docs/requirements.md "Capability Negotiation")', () => {
   const register = (transport: MemoryTransport, tabId: number, url: string, params: Record<string, unknown>) =>
     transport.onmessage?.(
       tabId,

@@ -7,7 +7,7 @@ type PageHandler = (
 ) => CallToolResult | Promise<CallToolResult> | 'hang';
 
 /**
- * An in-memory Tab-Hub transport (mcp-b.md "Testing: mock transports"): tabs connect, register,
+ * An in-memory Tab-Hub transport (docs/requirements.md "Testing: mock transports"): tabs connect, register,
  * update and disconnect; each tab's page answers executeTool through a handler.
  */
 export class MemoryTransport implements TabTransport {
@@ -38,7 +38,7 @@ export class MemoryTransport implements TabTransport {
       );
   }
 
-  /** A content script connects and registers (mcp-b.md "Initialization"). */
+  /** A content script connects and registers (docs/requirements.md "Initialization"). */
   connect(tabId: number, url: string, tools: Tool[], page: PageHandler = echo(tabId)): void {
     this.#ports.set(tabId, { url, page });
     this.#deliver(tabId, { jsonrpc: '2.0', method: 'browser/registerTools', params: { tools, tabUrl: url } });

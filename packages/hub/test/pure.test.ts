@@ -30,7 +30,7 @@ describe('site policy', () => {
 });
 
 describe('tool namer', () => {
-  it('follows mcp-b.md and stays within 64 safe characters', () => {
+  it('follows docs/requirements.md#hub and stays within 64 safe characters', () => {
     const taken = new Set<string>();
     assert.equal(hubToolName('example.com', 1, 'getCart', taken), 'website_tool_example_com_tab1_getCart');
     assert.equal(hubToolName('example.com', undefined, 'getCart', taken), 'website_tool_example_com_getCart');

@@ -49,7 +49,7 @@ const KIND_OF_METHOD = Object.fromEntries(
 );
 
 /**
- * mcp-window.md's client SDK: connects to a `window.mcp` provider in this window, or to one in a
+ * docs/requirements.md#page-sdk's client SDK: connects to a `window.mcp` provider in this window, or to one in a
  * parent or iframe of another origin over postMessage, and offers typed methods with timeouts.
  * Provider notifications are re-dispatched as `mcpNotification` events on the client.
  */
@@ -114,7 +114,7 @@ export class McpWindowClient extends EventTarget {
     return this.#request('tools/list', {}) as Promise<{ tools: ToolDescriptor[] }>;
   }
 
-  /** `callTool('name', args)` as in mcp-window.md's example, or `callTool({ name, arguments })`. */
+  /** `callTool('name', args)` as in docs/requirements.md#page-sdk's example, or `callTool({ name, arguments })`. */
   callTool(name: string | { name: string; arguments?: JsonObject }, args: JsonObject = {}): Promise<CallToolResult> {
     const params = typeof name === 'string' ? { name, arguments: args } : { arguments: {}, ...name };
     return this.#request('tools/call', params) as Promise<CallToolResult>;
@@ -248,7 +248,7 @@ export class McpWindowClient extends EventTarget {
   }
 }
 
-/** mcp-window.md's WindowMcpApi: every method a client may call, and the EventTarget it listens on. */
+/** docs/requirements.md#page-sdk's WindowMcpApi: every method a client may call, and the EventTarget it listens on. */
 const PROVIDER_METHODS = [
   'getServerInfo',
   'getCapabilities',
@@ -274,7 +274,7 @@ function wholeProvider(found: Record<string, unknown>, namespace: string): Windo
   if (missing.length === 0) return found as unknown as WindowMcpApi;
   throw new ProtocolError(
     ErrorCode.InvalidRequest,
-    `window.${namespace} is not a complete MCP provider: it lacks ${missing.join(', ')}. Create it with new McpWindowProvider(...).exposeOnWindow('${namespace}'), or give it every method of mcp-window.md's WindowMcpApi.`,
+    `window.${namespace} is not a complete MCP provider: it lacks ${missing.join(', ')}. Create it with new McpWindowProvider(...).exposeOnWindow('${namespace}'), or give it every method of docs/requirements.md#page-sdk's WindowMcpApi.`,
   );
 }
 

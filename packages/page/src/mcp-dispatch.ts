@@ -20,7 +20,7 @@ export function toMcpNotification(detail: McpNotificationDetail | undefined) {
 
 /**
  * A page's `window.mcp` as found in the wild: `listTools` and `callTool` at least, the rest
- * optional (mcp-window.md lists eight methods; hand-written objects often have only those two).
+ * optional (docs/requirements.md#page-sdk lists eight methods; hand-written objects often have only those two).
  */
 export type PageMcpApi = Pick<WindowMcpApi, 'listTools' | 'callTool' | keyof EventTarget> &
   Partial<Omit<WindowMcpApi, 'listTools' | 'callTool' | keyof EventTarget>>;

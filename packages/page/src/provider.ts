@@ -40,7 +40,7 @@ export interface ProviderOptions {
   /** A handler that has not settled after this long gives an error result. */
   toolTimeoutMs?: number;
   /**
-   * What `getCapabilities()` announces, as mcp-window.md's `{ resources: true, tools: true }`: all
+   * What `getCapabilities()` announces, as docs/requirements.md#page-sdk's `{ resources: true, tools: true }`: all
    * three when none is named, else only those set to true.
    */
   tools?: boolean;
@@ -50,7 +50,7 @@ export interface ProviderOptions {
 
 /**
  * What `addTool` takes: a `ToolDescriptor` whose `inputSchema` is a JSON Schema or a zod object
- * schema, or mcp-window.md's `inputSchemaDef` (a shape of zod field schemas). No schema means no
+ * schema, or docs/requirements.md#page-sdk's `inputSchemaDef` (a shape of zod field schemas). No schema means no
  * arguments.
  */
 export type ToolDefinition = Omit<ToolDescriptor, 'inputSchema' | 'outputSchema'> & {
@@ -74,7 +74,7 @@ interface ResourceEntry {
 const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /**
- * The page side of mcp-window.md: tools, resources and prompts with their handlers, exposed as a
+ * The page side of docs/requirements.md#page-sdk: tools, resources and prompts with their handlers, exposed as a
  * `WindowMcpApi`. Change notifications are coalesced per task, so registering fifty tools in one
  * go fires one `toolsListChanged`.
  */
@@ -93,7 +93,7 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
     super();
     this.#info = { ...info };
     this.#toolTimeoutMs = options.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
-    // mcp-window.md passes capabilities as `{ resources: true, tools: true }`: naming some turns the others off.
+    // docs/requirements.md#page-sdk passes capabilities as `{ resources: true, tools: true }`: naming some turns the others off.
     const named = [options.tools, options.resources, options.prompts].some((flag) => flag !== undefined);
     const on = (flag: boolean | undefined) => flag ?? !named;
     this.#capabilities = {

@@ -62,7 +62,7 @@ export function fromObjectSchema(
   };
 }
 
-/** mcp-window.md's `inputSchemaDef: { message: z.string() }`: a shape of field schemas. */
+/** docs/requirements.md#page-sdk's `inputSchemaDef: { message: z.string() }`: a shape of field schemas. */
 export function fromShape(shape: Record<string, StandardSchemaLike>, where: string) {
   const properties: JsonObject = {};
   const required: string[] = [];

@@ -1,4 +1,4 @@
-/** The shapes of mcp-window.md's `WindowMcpApi`, in MCP's own vocabulary. */
+/** The shapes of docs/requirements.md#page-sdk's `WindowMcpApi`, in MCP's own vocabulary. */
 export type JsonObject = { [key: string]: unknown };
 
 export interface ServerInfo {

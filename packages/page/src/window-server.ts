@@ -33,7 +33,7 @@ export interface WindowServerOptions {
 }
 
 /**
- * Serves a `WindowMcpApi` to other windows over postMessage (mcp-window.md "Cross-Origin"), in
+ * Serves a `WindowMcpApi` to other windows over postMessage (docs/requirements.md "Cross-Origin"), in
  * MCP-B's envelope, so MCP-B's `IframeParentTransport` and our `McpWindowClient` can both connect.
  * Messages from origins not in `allowedOrigins` are dropped before anything runs; replies go to the
  * sender's exact origin, never to `'*'` unless `'*'` was allowed by name.

@@ -94,7 +94,7 @@ describe('McpWindowProvider', () => {
     assert.deepEqual(ran, [{ name: 'seven' }]);
   });
 
-  it("runs mcp-window.md's example with zod (inputSchemaDef) and a zod object schema", async () => {
+  it("runs docs/requirements.md#page-sdk's example with zod (inputSchemaDef) and a zod object schema", async () => {
     const provider = new McpWindowProviderSDK({ name: 'MyWebApp', version: '0.1' }, { resources: true, tools: true });
     const shown: string[] = [];
     provider.addTool(

@@ -14,7 +14,7 @@ import { CallToolResult, ToolArguments, ToolList } from './tool';
 
 /**
  * The local WebSocket between the extension (client) and the tabmcp server, as in
- * browser-mcp-server.md, with DESIGN.md decision 5: every server→extension request carries a
+ * docs/requirements.md#local-server, with docs/requirements.md#founding-decisions, decision 5: every server→extension request carries a
  * `requestId` (`callId` for callTool, as the spec names it) and gets exactly one reply.
  */
 export const BROWSER_LINK_PROTOCOL_VERSION = 1;
@@ -66,7 +66,7 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     args: ToolArguments,
     timeoutMs: z.number().int().positive().max(600_000).optional(),
   }),
-  /** Resources and prompts of a tab's page (mcp-window.md), relayed as MCP requests. */
+  /** Resources and prompts of a tab's page (docs/requirements.md#page-sdk), relayed as MCP requests. */
   z.object({
     type: z.literal('pageRequest'),
     requestId: RequestId,

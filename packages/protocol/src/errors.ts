@@ -1,5 +1,5 @@
 /**
- * Every error code on tabmcp's links, as data: the JSON-RPC 2.0 codes, proxy-protocol.md's own
+ * Every error code on tabmcp's links, as data: the JSON-RPC 2.0 codes, docs/requirements.md#remote-proxy's own
  * (-32000 and -32001 keep the meanings its examples give them), and tabmcp's application codes.
  * One code has one meaning on every link, because an error raised in the hub can travel out
  * through the local link or the remote proxy. Errors are classified by these codes, never by
@@ -11,9 +11,9 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Generic server-side failure (proxy-protocol.md uses it for auth, rate limits and "Extension not found"). */
+  /** Generic server-side failure (docs/requirements.md#remote-proxy uses it for auth, rate limits and "Extension not found"). */
   ServerError: -32000,
-  /** proxy-protocol.md: `connect` while this MCP client is already connected to an extension. */
+  /** docs/requirements.md#remote-proxy: `connect` while this MCP client is already connected to an extension. */
   AlreadyConnected: -32001,
   RequestTimeout: -32002,
   BrowserNotConnected: -32003,
@@ -21,8 +21,8 @@ export const ErrorCode = {
   SiteNotAllowed: -32005,
   MessageTooLarge: -32006,
   /**
-   * mcp-b.md's TabNotFound: the tab that should run the call does not exist (any more), and the
-   * call never reached its page. Not mcp-b.md's example -32001, which the proxy link already uses.
+   * docs/requirements.md#hub's TabNotFound: the tab that should run the call does not exist (any more), and the
+   * call never reached its page. Not docs/requirements.md#hub's example -32001, which the proxy link already uses.
    */
   TabNotFound: -32007,
   /** The call reached the page, which then went away (reload, navigation, close) before answering: it may have run. */

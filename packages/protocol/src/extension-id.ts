@@ -1,6 +1,6 @@
 /**
  * The extension's public key, pinned in its manifest (`key`), so its id is the same on every
- * machine and the server can check the WebSocket Origin (DESIGN.md decision 9). The id is the
+ * machine and the server can check the WebSocket Origin (docs/requirements.md#founding-decisions, decision 9). The id is the
  * first 128 bits of SHA-256 of the key, written with the letters a–p; a unit test recomputes it.
  */
 export const EXTENSION_PUBLIC_KEY =

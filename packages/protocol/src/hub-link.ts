@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { Tool, ToolArguments } from './tool';
 
 /**
- * Additions to the browser link for the hub of mcp-b.md: the `all` view (DESIGN.md decision 3),
- * the browser capabilities of mcp-b.md's negotiation, and the site policy a tab is under.
+ * Additions to the browser link for the hub of docs/requirements.md#hub: the `all` view (docs/requirements.md#founding-decisions, decision 3),
+ * the browser capabilities of docs/requirements.md#hub's negotiation, and the site policy a tab is under.
  */
 
 /** `allowed`: its tools reach agents; `pending`: the user has not decided; `blocked`: the user refused. */
 export const SiteAccess = z.enum(['allowed', 'pending', 'blocked']);
 export type SiteAccess = z.infer<typeof SiteAccess>;
 
-/** mcp-b.md "Capability Negotiation", as the hub aggregates it over its tabs. */
+/** docs/requirements.md "Capability Negotiation", as the hub aggregates it over its tabs. */
 export const BrowserCapabilities = z.object({
   multiTabSupport: z.boolean(),
   cacheSupported: z.boolean(),

@@ -10,8 +10,8 @@ import { ToolArguments } from './tool';
 export const PageToolList = z.array(z.unknown()).max(20_000);
 
 /**
- * Messages on the chrome.runtime Port between a tab's content script (the proxy of mcp-b.md) and
- * the extension background (the hub). They are JSON-RPC 2.0 shaped, with mcp-b.md's method names.
+ * Messages on the chrome.runtime Port between a tab's content script (the proxy of docs/requirements.md#hub) and
+ * the extension background (the hub). They are JSON-RPC 2.0 shaped, with docs/requirements.md#hub's method names.
  */
 export const PORT_NAME = 'tabmcp-tab';
 
@@ -19,7 +19,7 @@ export const PORT_NAME = 'tabmcp-tab';
 export const ToolSource = z.enum(['mcp-b', 'window.mcp', 'webmcp', 'declarative', 'dom']);
 export type ToolSource = z.infer<typeof ToolSource>;
 
-/** What a page server declares under `capabilities.browser` at initialize (mcp-b.md "Page Server"). */
+/** What a page server declares under `capabilities.browser` at initialize (docs/requirements.md "Page Server"). */
 export const PageBrowserCapabilities = z.object({
   cacheSupported: z.boolean().optional(),
   elicitation: z.boolean().optional(),
@@ -27,7 +27,7 @@ export const PageBrowserCapabilities = z.object({
 export type PageBrowserCapabilities = z.infer<typeof PageBrowserCapabilities>;
 
 /**
- * mcp-b.md "Extensibility": custom fields no version defines yet. Kept (within a bound) so the hub
+ * docs/requirements.md "Extensibility": custom fields no version defines yet. Kept (within a bound) so the hub
  * can say it got them, rather than lost unseen by schema stripping.
  */
 const Extensions = z
@@ -60,7 +60,7 @@ export const ExecuteToolRequest = z.object({
 });
 export type ExecuteToolRequest = z.infer<typeof ExecuteToolRequest>;
 
-/** MCP methods of a page that the hub may relay besides tools/call (resources and prompts of mcp-window.md). */
+/** MCP methods of a page that the hub may relay besides tools/call (resources and prompts of docs/requirements.md#page-sdk). */
 export const PageMethod = z.enum([
   'resources/list',
   'resources/templates/list',
@@ -79,7 +79,7 @@ export const PageRequest = z.object({
 export type PageRequest = z.infer<typeof PageRequest>;
 
 /**
- * The answer to executeTool or pageRequest, as mcp-b.md shapes it. The payload of a success is
+ * The answer to executeTool or pageRequest, as docs/requirements.md#hub shapes it. The payload of a success is
  * checked by whoever asked (a CallToolResult for executeTool), since only it knows the method.
  */
 export const PortResponse = z.object({

@@ -4,7 +4,7 @@ import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
 
 /**
- * The browser methods that proxy-protocol.md forwards from a remote MCP side to the extension, as
+ * The browser methods that docs/requirements.md#remote-proxy forwards from a remote MCP side to the extension, as
  * tabmcp implements them. Each has a params schema (checked by the extension before it acts) and a
  * result schema (checked by the MCP side before it trusts the answer).
  */
@@ -149,7 +149,7 @@ export function isRemoteMethod(name: string): name is RemoteMethodName {
   return Object.hasOwn(RemoteMethods, name);
 }
 
-/** The proxy's own methods and notifications (proxy-protocol.md, "Control Methods"). */
+/** The proxy's own methods and notifications (docs/requirements.md, "Control Methods"). */
 export const ProxyAuthenticatedParams = z.looseObject({ user_id: z.string(), extension_id: z.string() });
 export const McpHandshakeResult = z.looseObject({
   authenticated: z.literal(true),

@@ -4,7 +4,7 @@
  * and which URLs an agent may open.
  */
 
-/** The hub owns `website_tool_<domain>_…` (mcp-b.md); no page tool may take a name that passes for one. */
+/** The hub owns `website_tool_<domain>_…` (docs/requirements.md#hub); no page tool may take a name that passes for one. */
 export const HUB_TOOL_PREFIX = 'website_tool_';
 
 /** Claude's API accepts `^[a-zA-Z0-9_-]{1,64}$`; the MCP spec allows more, so tool names keep to the strictest. */

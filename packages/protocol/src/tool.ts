@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * An MCP tool as a page publishes it. Unknown fields pass through untouched so a tool's schema,
- * annotations, title and output schema reach the MCP client whole (DESIGN.md decision 2).
+ * annotations, title and output schema reach the MCP client whole (docs/requirements.md#founding-decisions, decision 2).
  */
 export const JsonSchemaObject = z.looseObject({ type: z.literal('object') });
 
@@ -12,7 +12,7 @@ export const ToolAnnotations = z.looseObject({
   destructiveHint: z.boolean().optional(),
   idempotentHint: z.boolean().optional(),
   openWorldHint: z.boolean().optional(),
-  /** mcp-b.md: a cached tool survives its tab's close. */
+  /** docs/requirements.md#hub: a cached tool survives its tab's close. */
   cache: z.boolean().optional(),
 });
 

@@ -11,7 +11,7 @@ describe('error codes', () => {
     assert.deepEqual(shared, []);
   });
 
-  it('keep the codes proxy-protocol.md fixes, and tab-not-found apart from "already connected"', () => {
+  it('keep the codes docs/requirements.md#remote-proxy fixes, and tab-not-found apart from "already connected"', () => {
     assert.equal(ErrorCode.ServerError, -32000);
     assert.equal(ErrorCode.AlreadyConnected, -32001);
     assert.notEqual(ErrorCode.TabNotFound, ErrorCode.AlreadyConnected);

@@ -61,7 +61,7 @@ describe('parseMessage', () => {
       assert.deepEqual(parsed.value.params.tools[0], tool);
   });
 
-  it("keeps a page's browser capabilities and mcp-b.md extensions on registerTools and updateTools", () => {
+  it("keeps a page's browser capabilities and docs/requirements.md#hub extensions on registerTools and updateTools", () => {
     const params = { tools: [], capabilities: { cacheSupported: true }, extensions: { 'example.com/token': 'abc' } };
     for (const method of ['browser/registerTools', 'browser/updateTools']) {
       const sent = method === 'browser/updateTools' ? { tools: [], extensions: params.extensions } : params;

@@ -5,7 +5,7 @@ import { signToken } from './auth/sign-token';
 import { resolveServeOptions, type ServeFlags } from './config';
 import { startProxy } from './server/proxy-server';
 
-const USAGE = `tabmcp-proxy: relay between remote MCP clients and users' browser extensions (proxy-protocol.md)
+const USAGE = `tabmcp-proxy: relay between remote MCP clients and users' browser extensions (docs/requirements.md#remote-proxy)
 
 Usage:
   tabmcp-proxy serve [--config file.json] [flags]

@@ -1,4 +1,4 @@
-// @tabmcp/proxy: the remote relay of proxy-protocol.md (library; the CLI is src/cli.ts).
+// @tabmcp/proxy: the remote relay of docs/requirements.md#remote-proxy (library; the CLI is src/cli.ts).
 export { parseDurationSeconds } from './auth/duration';
 export { type SignTokenOptions, signToken } from './auth/sign-token';
 export {

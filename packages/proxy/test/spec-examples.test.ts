@@ -1,4 +1,4 @@
-// Replays every example exchange of shared/specs/proxy-protocol.md on real sockets, field by field.
+// Replays every example exchange of docs/requirements.md#remote-proxy on real sockets, field by field.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -17,7 +17,7 @@ import type { ProxyServer } from '../src/index';
 
 const USER = '83898119-db4f-4848-9d27-ea328b73a4df';
 
-describe('proxy-protocol.md examples', () => {
+describe('docs/requirements.md#remote-proxy examples', () => {
   let proxy: ProxyServer;
   let token: string;
   const sockets: TestSocket[] = [];

@@ -4,7 +4,7 @@
  */
 const DOCS_BASE = 'https://github.com/tabmcp/tabmcp/blob/main/';
 
-/** The web address of a document of the repository, e.g. docsUrl('docs/troubleshooting.md#anchor'). */
+/** The web address of a document of the repository, e.g. the troubleshooting page with a section's anchor. */
 export function docsUrl(pathInRepo: string): string {
   return `${DOCS_BASE}${pathInRepo}`;
 }

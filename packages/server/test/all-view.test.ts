@@ -75,7 +75,7 @@ describe('the all view', () => {
     });
   });
 
-  it("declares mcp-b.md's browser capabilities as the hub reports them, not fixed ones", async () => {
+  it("declares docs/requirements.md#hub's browser capabilities as the hub reports them, not fixed ones", async () => {
     const { view, settle, browser } = setup();
     await settle();
     assert.equal(view.capabilities.experimental.browser.cacheSupported, true, 'from the hub list');

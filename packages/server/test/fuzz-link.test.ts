@@ -129,7 +129,7 @@ const step = fc.oneof(
 );
 type Step = typeof step extends fc.Arbitrary<infer T> ? T : never;
 
-/** The session as browser-mcp-server.md describes it: its tabs, each tab's tools, and the agent's focus. */
+/** The session as docs/requirements.md#local-server describes it: its tabs, each tab's tools, and the agent's focus. */
 class SessionModel {
   tabs = new Map<number, string[]>([[TAB.id, ['page_echo']]]);
   focused: number | null = TAB.id;

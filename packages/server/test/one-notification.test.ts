@@ -47,11 +47,15 @@ describe('one transition, one list_changed (defect 4)', () => {
 
 /** A hub that reports the new tab's tools while open_tab is still waiting for them, as the extension does. */
 class HubDuringOpen extends HubBrowser {
+  #revision = 0;
   override async openTab(url: string, focus: boolean) {
     const opened = await super.openTab(url, focus);
+    this.#revision += 1;
     this.emit({
       type: 'hubToolsChanged',
-      tools: [{ name: 'website_tool_shop_test_tab1_add_to_cart', inputSchema: { type: 'object' } }],
+      revision: this.#revision,
+      changed: [{ name: 'website_tool_shop_test_tab1_add_to_cart', inputSchema: { type: 'object' } }],
+      removed: [],
     });
     await new Promise((turn) => setImmediate(turn));
     return opened;

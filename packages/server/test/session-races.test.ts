@@ -85,7 +85,7 @@ describe('the session against races with the browser (issue 27)', () => {
     assert.equal(session.focusedTabId, shop);
     browser.activatesNeighbour = other;
     await session.callTool('close_tab', {});
-    assert.equal(session.focusedTabId, null, 'browser-mcp-server.md: closing the focused tab leaves no focus');
+    assert.equal(session.focusedTabId, null, 'docs/requirements.md#local-server: closing the focused tab leaves no focus');
     assert.equal(session.state, 'CONNECTED_NO_FOCUS');
     // The user activating a tab afterwards is still followed.
     browser.emit({ type: 'tabFocused', tabId: other, tools: [] });
@@ -157,7 +157,7 @@ describe('announcements while a core tool runs (issue 27 D22)', () => {
 });
 
 describe('core tool definitions', () => {
-  it('declare the states that offer them, as browser-mcp-server.md tabulates', async () => {
+  it('declare the states that offer them, as docs/requirements.md#local-server tabulates', async () => {
     const { session } = setup();
     const offered = () => session.listTools().map((tool) => tool.name);
     assert.deepEqual(offered(), ['connect_browser']);

@@ -24,7 +24,7 @@ const text = (result: { content: Array<{ type: string; text?: string }> }) =>
   result.content.map((c) => c.text).join('');
 
 describe('BrowserSession state machine', () => {
-  it('walks the states of browser-mcp-server.md with one list_changed per visible change', async () => {
+  it('walks the states of docs/requirements.md#local-server with one list_changed per visible change', async () => {
     const { session, names, changes, settle, browser } = setup();
     assert.deepEqual(names(), ['connect_browser']);
     assert.equal(session.state, 'DISCONNECTED');

@@ -85,7 +85,7 @@ export class BrowserLink {
   }
 
   /**
-   * An orderly end says so first (browser-mcp-server.md, `disconnected`): the server then knows the
+   * An orderly end says so first (docs/requirements.md#local-server, `disconnected`): the server then knows the
    * browser let go on purpose, not that the link broke.
    */
   #hangUp(reason: string): void {

@@ -5,7 +5,7 @@ import type { ExtensionToServer } from '@tabmcp/protocol';
 const CHECK_AFTER_MS = 300;
 
 /**
- * browser-mcp-server.md, "Tab crashes: remove from tabs". Chrome fires no event when a tab's
+ * docs/requirements.md, "Tab crashes: remove from tabs". Chrome fires no event when a tab's
  * renderer crashes: the tab stays, its status "unloaded" although it is not discarded. When a
  * tab's tools vanish, look, and report a crashed tab as closed; if the user reloads it, its
  * tabUpdated brings it back.

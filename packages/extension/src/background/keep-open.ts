@@ -1,6 +1,6 @@
 /**
  * An agent that closes the browser's last tab must find the browser still there for open_tab
- * (browser-mcp-server.md, CONNECTED (no tabs)), but Chromium quits with its last window. So before
+ * (docs/requirements.md#local-server, CONNECTED (no tabs)), but Chromium quits with its last window. So before
  * that tab closes, the extension leaves a page of its own in the window, which the server never
  * sees as a tab and which gives way to the next tab an agent opens. docs/decisions.md, issue 14.
  */

@@ -24,7 +24,7 @@ const DEFAULT_TOOL_WAIT_MS = 3_000;
 export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwatchHubTools' }>;
 
 /**
- * Answers each request of the tabmcp server exactly once (DESIGN.md decision 5), with chrome.tabs
+ * Answers each request of the tabmcp server exactly once (docs/requirements.md#founding-decisions, decision 5), with chrome.tabs
  * for tab management and the hub for page tools.
  */
 export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {

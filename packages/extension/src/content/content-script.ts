@@ -17,7 +17,7 @@ import { connectPort, type TabPort } from './port';
 import { SentToolList, toolUpdates } from './tool-updates';
 
 /**
- * The proxy of mcp-b.md, one per tab: finds where the page's tools come from, reports them to the
+ * The proxy of docs/requirements.md#hub, one per tab: finds where the page's tools come from, reports them to the
  * background over the tab's one Port, and relays calls. Runs in the isolated world; the page is
  * untrusted. A page with no server of its own gets DOM-derived tools first; when its own server
  * answers, the same Port switches to it (with get_page_content and open_link kept beside its

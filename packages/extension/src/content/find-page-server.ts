@@ -55,7 +55,7 @@ export async function findPageServer(
   // The bridge names what it found (window.mcp, WebMCP, declarative forms); a page cannot lie its
   // way into anything but a label, and an unknown label is ignored.
   const named = ToolSource.safeParse(result?._meta?.[SOURCE_META_KEY]);
-  // mcp-b.md: a page server may declare `browser` capabilities; the hub aggregates them.
+  // docs/requirements.md#hub: a page server may declare `browser` capabilities; the hub aggregates them.
   const declared = PageBrowserCapabilities.safeParse(result?.capabilities?.browser);
   return {
     client,

@@ -1,5 +1,5 @@
 /**
- * mcp-b.md asks for tool updates debounced by 500 ms. A plain debounce would hold every change for
+ * docs/requirements.md#hub asks for tool updates debounced by 500 ms. A plain debounce would hold every change for
  * 500 ms; this one sends the first change of a quiet period at once and folds the rest of the
  * burst into one trailing call, so a page that registers tools is seen in milliseconds and one
  * that churns costs at most two messages a second.

@@ -1,6 +1,6 @@
 import { rateLimited } from './rate-limit';
 
-/** mcp-b.md: updates debounced by 500 ms, and a poll every 60 s for pages that never say. */
+/** docs/requirements.md#hub: updates debounced by 500 ms, and a poll every 60 s for pages that never say. */
 const UPDATE_DEBOUNCE_MS = 500;
 const POLL_INTERVAL_MS = 60_000;
 

@@ -32,7 +32,7 @@ export interface ExtensionSessionHost {
 type State = 'awaiting-auth' | 'verifying' | 'ready' | 'closed';
 
 /**
- * One extension socket. The extension is passive (proxy-protocol.md): the proxy asks it to authenticate,
+ * One extension socket. The extension is passive (docs/requirements.md#remote-proxy): the proxy asks it to authenticate,
  * then forwards calls to it and routes its replies back by mapped id.
  */
 export class ExtensionSession implements Session {

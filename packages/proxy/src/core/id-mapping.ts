@@ -1,6 +1,6 @@
 import type { JsonRpcId } from '@tabmcp/protocol';
 
-/** Id of the one request the proxy itself sends to an extension (proxy-protocol.md 1.2). */
+/** Id of the one request the proxy itself sends to an extension (docs/requirements.md#remote-proxy 1.2). */
 export const AUTHENTICATE_REQUEST_ID = 'proxy:1';
 
 export function newConnectionId(): string {

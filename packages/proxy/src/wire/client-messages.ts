@@ -7,7 +7,7 @@ export const McpClientFrame = z.object({
   id: JsonRpcId.optional(),
   method: z.string().min(1).max(256),
   params: z.unknown().optional(),
-  /** proxy-protocol.md 5.1 / DESIGN decision 7: optional; when present it must be the client's own. */
+  /** docs/requirements.md#remote-proxy 5.1 / DESIGN decision 7: optional; when present it must be the client's own. */
   connectionId: z.string().max(256).optional(),
 });
 export type McpClientFrame = z.infer<typeof McpClientFrame>;
@@ -31,7 +31,7 @@ export type ExtensionFrame = z.infer<typeof ExtensionFrame>;
 
 const Token = z.string().min(1).max(16_384);
 
-/** proxy-protocol.md 1.3; `access_token` is accepted as well (DESIGN decision 7). */
+/** docs/requirements.md#remote-proxy 1.3; `access_token` is accepted as well (DESIGN decision 7). */
 export const AuthenticateResult = z.object({
   name: z.string().min(1).max(200),
   accessToken: Token.optional(),

@@ -8,7 +8,7 @@ import type {
   Tool,
 } from '@tabmcp/protocol';
 
-/** What the extension reports without being asked (browser-mcp-server.md's event messages). */
+/** What the extension reports without being asked (docs/requirements.md#local-server's event messages). */
 export type BrowserEvent =
   | { type: 'tabCreated'; tab: TabInfo }
   | { type: 'tabUpdated'; tab: TabInfo }

@@ -26,7 +26,7 @@ const MAX_REMEMBERED_CLOSED_TABS = 1_000;
 export interface SessionOptions {
   connection: BrowserConnection;
   launcher: BrowserLauncher | undefined;
-  /** Follow the tab the user activates in the browser (browser-mcp-server.md edge case, off by default). */
+  /** Follow the tab the user activates in the browser (docs/requirements.md#local-server edge case, off by default). */
   followBrowserFocus?: boolean;
   pageToolTimeoutMs?: number;
   /** How long connect_browser waits for an extension that is still dialling in. */
@@ -50,7 +50,7 @@ export interface SessionOptions {
 }
 
 /**
- * The state machine of browser-mcp-server.md. It decides which tools exist now, runs them, and
+ * The state machine of docs/requirements.md#local-server. It decides which tools exist now, runs them, and
  * says when the list changed. It never touches a socket or a process: the browser connection and
  * the launcher are injected.
  */
@@ -141,7 +141,7 @@ export class BrowserSession {
     this.#refreshPageTools();
   }
 
-  /** browser-mcp-server.md, "Tool Availability by State". */
+  /** docs/requirements.md, "Tool Availability by State". */
   listTools(): ListedTool[] {
     const names = this.#options.fallbackTools ? [...this.#coreTools.keys()] : this.#availableCoreNames();
     const core = names.map((name) => this.#listCore(name));

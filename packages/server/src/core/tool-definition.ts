@@ -29,7 +29,7 @@ export interface CoreTool {
   readonly listed: ListedTool;
   /** What the handler accepts; `listed.inputSchema` is derived from it. */
   readonly input: z.ZodObject;
-  /** The states that offer it (browser-mcp-server.md, "Tool Availability by State"). */
+  /** The states that offer it (docs/requirements.md, "Tool Availability by State"). */
   readonly offeredIn: ReadonlySet<SessionState>;
   /** It moves the state machine: what changes while it runs is announced once, when it ends. */
   readonly transition: boolean;

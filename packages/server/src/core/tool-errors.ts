@@ -12,7 +12,7 @@ const ids = (tabIds: Iterable<number>) => [...tabIds].join(', ') || 'none';
 /** A reason that already ends a sentence is not given a second period. */
 const sentence = (reason: string) => reason.replace(/[.\s]+$/, '');
 
-// A core tool called in a state that does not offer it (browser-mcp-server.md, "Tool Availability by State").
+// A core tool called in a state that does not offer it (docs/requirements.md, "Tool Availability by State").
 export const needsConnectedBrowser = (tool: string) => `${tool} needs a connected browser: call connect_browser first.`;
 export const needsOpenTab = (tool: string) => `${tool} needs an open tab: call open_tab first.`;
 export const needsFocusedTab = (tool: string) => `${tool} needs a focused tab: call focus_tab first.`;

@@ -30,8 +30,8 @@ const SEPARATOR = '.';
 const OWN_ID = 'mux';
 
 /**
- * Shares one extension link among several agents (DESIGN.md decision 4). Each client's request ids
- * get the client's prefix on the way out, as proxy-protocol.md maps ids, and lose it on the way
+ * Shares one extension link among several agents (docs/requirements.md#founding-decisions, decision 4). Each client's request ids
+ * get the client's prefix on the way out, as docs/requirements.md#remote-proxy maps ids, and lose it on the way
  * back, so a reply reaches only the client that asked; events go to every client, but the hub's
  * `all` view list (`hubToolsChanged`) only to the clients that watch it, and the extension sends it
  * only while at least one does (issue 24, item 4). Pure logic: the sockets are someone else's.

@@ -17,7 +17,7 @@ export type LinkRole = 'owner' | 'peer' | 'none';
 const MAX_RETRY_MS = 5_000;
 
 /**
- * Several agents, one browser (DESIGN.md decision 4). The first tabmcp on the port owns the
+ * Several agents, one browser (docs/requirements.md#founding-decisions, decision 4). The first tabmcp on the port owns the
  * extension link; a later one joins it as a peer. Every session of this process gets an endpoint
  * that survives role changes: when the owner exits, its peers race for the port, the winner owns
  * it, the others join the winner, and the extension dials the port again.

@@ -28,7 +28,7 @@ export interface LinkServerOptions {
 
 /** The extension pings every 20 s; silence for this long means the worker or the browser is gone. */
 const SILENCE_LIMIT_MS = 50_000;
-/** Where another tabmcp process joins this one to share the browser (DESIGN.md decision 4). */
+/** Where another tabmcp process joins this one to share the browser (docs/requirements.md#founding-decisions, decision 4). */
 export const PEER_PATH = '/peer';
 
 type Hello = Extract<ExtensionToServer, { type: 'hello' }>;

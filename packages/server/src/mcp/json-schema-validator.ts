@@ -3,7 +3,7 @@ import { checkPageArguments } from '../core/page-arguments';
 
 /**
  * The MCP SDK checks elicitation and tool output schemas with a JSON Schema validator; by default
- * it builds Ajv, which costs the server process about 6 MiB resident (DESIGN.md memory bar).
+ * it builds Ajv, which costs the server process about 6 MiB resident (docs/requirements.md#bars memory bar).
  * Output schemas may be page-written, so they get the page-argument checker, which runs no page
  * regex and stops on a budget (core/page-arguments.ts).
  */

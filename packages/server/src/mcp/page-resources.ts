@@ -56,7 +56,7 @@ export function hasPagePrimitives(view: object): view is PagePrimitives {
 const NO_FOCUS = 'No tab is focused: call focus_tab or open_tab first, then read its resources or prompts.';
 
 /**
- * The resources and prompts of the focused tab's page (mcp-window.md), as MCP resources and
+ * The resources and prompts of the focused tab's page (docs/requirements.md#page-sdk), as MCP resources and
  * prompts of tabmcp. Lists are empty without a focused tab or when the page has none; reads and
  * gets say what to do instead. Every page answer is checked against the MCP SDK's own schema of
  * that result before it reaches the client: the page is untrusted.

@@ -59,7 +59,7 @@ const MIN_POLL_GAP_MS = 50;
 type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
 
 /**
- * The session's browser connection through a proxy-protocol.md relay: mcp_handshake,
+ * The session's browser connection through a docs/requirements.md#remote-proxy relay: mcp_handshake,
  * list_extensions, connect (by id, by name, or the only browser), then the session's requests as
  * forwarded methods. Tab and tool changes come from a getTabs long poll (the extension stays
  * passive). When the browser or the proxy goes away, every call in flight is answered with an

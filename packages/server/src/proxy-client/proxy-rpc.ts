@@ -140,7 +140,7 @@ export class ProxyRpc {
     const message = parsed.value;
     if ('method' in message) {
       if ('id' in message) {
-        // The proxy never asks the MCP side anything (proxy-protocol.md); answer so it is not left waiting.
+        // The proxy never asks the MCP side anything (docs/requirements.md#remote-proxy); answer so it is not left waiting.
         const error = { code: ErrorCode.MethodNotFound, message: `tabmcp does not serve ${message.method}` };
         this.#socket.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, error }));
       } else {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * The proxy URL a JWT carries in its `connection_url` claim (proxy-protocol.md), or undefined.
+ * The proxy URL a JWT carries in its `connection_url` claim (docs/requirements.md#remote-proxy), or undefined.
  * The payload is read, not verified: the proxy verifies the token, and the URL only says where to
  * send it, which the user chose by handing tabmcp this token.
  */

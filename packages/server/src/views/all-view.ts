@@ -2,6 +2,7 @@ import {
   type BrowserCapabilities,
   CallToolResult,
   errorMessage,
+  HUB_TOOL_PREFIX,
   HubToolsResult,
   type Logger,
   type ServerRequest,
@@ -30,7 +31,7 @@ export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'on'> {
 }
 
 export interface AllViewOptions {
-  /** The hub's wait for a page's answer; unset, the hub's own (10 s, mcp-b.md). */
+  /** The hub's wait for a page's answer; unset, the hub's own (10 s, docs/requirements.md#hub). */
   callTimeoutMs?: number;
   log?: Logger;
 }
@@ -39,8 +40,8 @@ export interface AllViewOptions {
 const NO_BROWSER_YET: BrowserCapabilities = { multiTabSupport: true, cacheSupported: false, elicitation: false };
 
 /**
- * The `all` view (DESIGN.md decision 3): the session's tools, plus, once the agent connected,
- * every allowed tab's tools under mcp-b.md's hub names (website_tool_<domain>_tab<N>_<name>).
+ * The `all` view (docs/requirements.md#founding-decisions, decision 3): the session's tools, plus, once the agent connected,
+ * every allowed tab's tools under docs/requirements.md#hub's hub names (website_tool_<domain>_tab<N>_<name>).
  * Calls to those go to the extension's hub, which picks the tab. Schemas pass through whole.
  */
 export class AllView implements McpView {
@@ -79,7 +80,7 @@ export class AllView implements McpView {
   }
 
   /**
-   * mcp-b.md's `browser` set as the extension's hub last reported it. MCP fixes capabilities at
+   * docs/requirements.md#hub's `browser` set as the extension's hub last reported it. MCP fixes capabilities at
    * initialize, so a client sees the set of the moment it connected (docs/decisions.md, issue 14).
    */
   get capabilities() {

@@ -3,7 +3,7 @@ import type { ListedTool, Progress } from '../core/tool-definition';
 
 /**
  * What the MCP server shows an agent: a tool list, a way to call a tool, and a signal when the
- * list changed. The focused view is the session itself; the `all` view (DESIGN.md decision 3)
+ * list changed. The focused view is the session itself; the `all` view (docs/requirements.md#founding-decisions, decision 3)
  * adds every tab's tools under hub names.
  */
 export interface McpView {
@@ -15,6 +15,6 @@ export interface McpView {
    * (a 2026-07-28 client without a tools listen stream); `--fallback-tools` keeps them on anyway.
    */
   setAutoFallback?(on: boolean): void;
-  /** Extra server capabilities to declare at initialize (e.g. mcp-b.md's `browser` set). */
+  /** Extra server capabilities to declare at initialize (e.g. docs/requirements.md#hub's `browser` set). */
   readonly capabilities?: Record<string, unknown>;
 }

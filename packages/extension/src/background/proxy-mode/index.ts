@@ -15,7 +15,7 @@ const ALARM = 'tabmcp-proxy';
 
 /**
  * Proxy mode (docs/remote.md): when a proxy URL and token are configured, the browser also serves
- * remote MCP clients through a proxy-protocol.md relay, beside the local link. Listeners are added
+ * remote MCP clients through a docs/requirements.md#remote-proxy relay, beside the local link. Listeners are added
  * now (an MV3 worker must add them in its first task); the caller dials with `ensure()`.
  */
 export function startProxyMode(hub: Hub, debuggers: DebuggerSessions, log: Logger): ProxyLink {

@@ -2,7 +2,7 @@
 export interface ProxyConfig {
   /** The proxy's base URL (ws:// or wss://); the extension dials `<proxyUrl>/extension`. */
   proxyUrl: string;
-  /** The JWT the proxy checks (proxy-protocol.md `accessToken`). */
+  /** The JWT the proxy checks (docs/requirements.md#remote-proxy `accessToken`). */
   proxyToken: string;
   /** The name MCP clients see in list_extensions and pick the browser by. */
   browserName: string;

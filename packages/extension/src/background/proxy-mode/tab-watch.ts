@@ -4,7 +4,7 @@ import { waitUntil } from '@tabmcp/protocol';
 /**
  * A version number of "the tabs and their tools", bumped by every change, so a remote MCP side can
  * long-poll getTabs {sinceVersion} instead of the extension pushing events (it is passive in
- * proxy-protocol.md). Changes of one burst are answered together.
+ * docs/requirements.md#remote-proxy). Changes of one burst are answered together.
  */
 export class TabWatch {
   #version = 1;

@@ -2,7 +2,7 @@
  * The page as it is rendered, not only its light DOM: an open shadow root stands in for its host's
  * children, a slot for the nodes assigned to it (else its fallback content), a same-origin iframe
  * for its document's body. Every derived tool, the page read, hover rules and observation walk
- * this one tree (docs/dom-tools.md, "Shadow DOM and iframes").
+ * this one tree (docs/dom-tools.md, "Shadow DOM and frames").
  *
  * Elements of an iframe belong to another window, so `instanceof HTMLInputElement` is false for
  * them: code that may meet them asks `isTag` instead.

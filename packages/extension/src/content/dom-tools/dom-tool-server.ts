@@ -69,7 +69,7 @@ function handlesOfThisDocument(): Handles {
 }
 
 /**
- * Tools for a page (browser-mcp-server.md, "Dynamic Page Tools"), derived from what a person sees:
+ * Tools for a page (docs/requirements.md, "Dynamic Page Tools"), derived from what a person sees:
  * its forms, text fields, repeated items, buttons, links and text (docs/dom-tools.md). It answers
  * the same two MCP requests a page's own server would (tools/list, tools/call), so the tab's Port
  * relays it like any other source. In `reading` mode, beside a page's own tools, it offers only

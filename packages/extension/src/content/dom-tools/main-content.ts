@@ -2,7 +2,7 @@
  * Site chrome: what a site repeats around every page (navigation, banners, sidebars, footers,
  * share and newsletter widgets). A reading task needs none of it, so `get_page_content {main}`
  * leaves it out and no list or click tool is derived from sidebars, footers and share widgets
- * (docs/dom-tools.md, "Reading that costs little").
+ * (docs/dom-tools.md, "get_page_content").
  */
 
 /** Landmarks that are chrome wherever they are. */

@@ -1,7 +1,7 @@
 /**
  * Whether a person can see an element, judged as a person would and not only by `display`: a page
  * can hide a twin of a real control (opacity 0, clipped to a pixel, moved off the page, no size,
- * transparent ink) so that an agent acts on it (docs/security.md, "Hidden controls"). What fails
+ * transparent ink) so that an agent acts on it (docs/dom-tools.md, "What counts as shown"). What fails
  * here becomes no tool, no handle and no page text.
  */
 

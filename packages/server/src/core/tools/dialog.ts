@@ -10,6 +10,7 @@ import { noSuchTab } from '../tool-errors';
 export const dialogTool = defineTool({
   name: 'handle_dialog',
   title: 'Answer a dialog',
+  offeredIn: ['TAB_FOCUSED'],
   description:
     'Answer the dialog (alert, confirm, prompt, "Leave site?") the focused tab shows: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt.',
   input: z
