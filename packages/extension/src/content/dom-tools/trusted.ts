@@ -19,6 +19,8 @@ export type InputModeName = 'auto' | 'trusted' | 'synthetic';
 type Answer = { done?: boolean; mode?: string; reason?: string } | undefined;
 
 async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
+  // Outside an extension's content script (the DOM tools analysed in a bare page) there is no background to ask.
+  if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage) return undefined;
   return (await chrome.runtime.sendMessage({ type: 'tabmcp/input', request }).catch(() => undefined)) as Answer;
 }
 
