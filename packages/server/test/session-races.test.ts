@@ -85,7 +85,11 @@ describe('the session against races with the browser (issue 27)', () => {
     assert.equal(session.focusedTabId, shop);
     browser.activatesNeighbour = other;
     await session.callTool('close_tab', {});
-    assert.equal(session.focusedTabId, null, 'docs/requirements.md#local-server: closing the focused tab leaves no focus');
+    assert.equal(
+      session.focusedTabId,
+      null,
+      'docs/requirements.md#local-server: closing the focused tab leaves no focus',
+    );
     assert.equal(session.state, 'CONNECTED_NO_FOCUS');
     // The user activating a tab afterwards is still followed.
     browser.emit({ type: 'tabFocused', tabId: other, tools: [] });
