@@ -92,10 +92,15 @@ describe('DOM tools on pages that mislead', () => {
         <p style="position: absolute; top: -500px">Offscreen words</p>
         <p style="height: 0; overflow: hidden">Zero height words</p>
         <div id="host"><button>Unslotted twin</button></div>
+        <p>Keep <span role="button" tabindex="0" aria-label="Sizeless twin"></span></p>
+        <div id="faded"></div>
       </main>`);
     await page.evaluate(() => {
       const root = document.getElementById('host')?.attachShadow({ mode: 'closed' });
       if (root) root.innerHTML = '<p>Shadow text</p>';
+      // A field faded out in a component that draws nothing over it.
+      const faded = document.getElementById('faded')?.attachShadow({ mode: 'open' });
+      if (faded) faded.innerHTML = '<div style="opacity: 0"><input aria-label="Faded twin"></div>';
     });
     const { tools, content } = await harness.derive(page);
     const names = tools.map((tool) => tool.name);
@@ -106,6 +111,28 @@ describe('DOM tools on pages that mislead', () => {
       'no hidden twin becomes a tool',
     );
     assert.doesNotMatch(content, /twin|words/i, `no hidden text:\n${content}`);
+  });
+
+  it('a control a person sees by the ink around it counts: a caption, ::before ink, a box its component draws', async () => {
+    const page = await harness.page();
+    await page.setContent(`<style>.arrow::before { content: "\\25B2"; position: absolute; }</style>
+      <main><table><thead><tr><th><div>Age</div><div role="button" tabindex="0" aria-label="Age: Activate to sort"></div></th>
+        <th>Rank <span class="arrow" role="button" tabindex="0" aria-label="Sort by rank"></span></th></tr></thead>
+        <tbody><tr><td>36</td><td>1</td></tr></tbody></table><div id="field"></div></main>`);
+    await page.evaluate(() => {
+      // Material's empty field: the input fades in once focused, the component draws its outline.
+      const root = document.getElementById('field')?.attachShadow({ mode: 'open' });
+      if (root)
+        root.innerHTML = `<div style="position: relative; width: 200px; height: 40px">
+          <div style="position: absolute; inset: 0; border: 1px solid gray"></div>
+          <div style="opacity: 0"><input aria-label="Traveller"></div></div>`;
+    });
+    const { tools } = await harness.derive(page);
+    const described = (words: RegExp) => tools.some((tool) => words.test(tool.description ?? ''));
+    const names = tools.map((tool) => `${tool.name}: ${tool.description}`).join('\n');
+    assert.ok(described(/"Age: Activate to sort"/), names);
+    assert.ok(described(/"Sort by rank"/), names);
+    assert.ok(described(/"Traveller"/), names);
   });
 
   it('buttons whose captions reduce to one name stay two tools, each clicking its own', async () => {

@@ -5,6 +5,7 @@ import { clean, isVisible, labelOf, quoted } from './text';
 
 /** How long the options of a combobox get to show after it was opened or typed into. */
 const OPTIONS_WAIT_MS = 2_000;
+const ANIMATION_ENDS = ['animationend', 'transitionend'] as const;
 
 /**
  * An ARIA combobox that is not a native <select>: an editable one (`<input role=combobox>`, type-
@@ -38,6 +39,15 @@ function waitForOption(combobox: Element, wanted: string): Promise<Element> {
       return true;
     };
     const observer = new MutationObserver(() => void look());
+    // Options often show by an opacity or transform animation, which ends with no DOM mutation: look
+    // again on each frame the browser paints (and on animation or transition end, for a hidden tab
+    // that paints no frames), until the bound below.
+    const view = combobox.ownerDocument.defaultView ?? window;
+    let frame = 0;
+    const onFrame = () => {
+      if (!look()) frame = view.requestAnimationFrame(onFrame);
+    };
+    const onAnimationEnd = () => void look();
     const timer = setTimeout(() => {
       finish();
       const shown = optionsOf(combobox)
@@ -52,8 +62,12 @@ function waitForOption(combobox: Element, wanted: string): Promise<Element> {
     const finish = () => {
       observer.disconnect();
       clearTimeout(timer);
+      view.cancelAnimationFrame(frame);
+      for (const type of ANIMATION_ENDS) view.removeEventListener(type, onAnimationEnd, true);
     };
     if (look()) return;
+    frame = view.requestAnimationFrame(onFrame);
+    for (const type of ANIMATION_ENDS) view.addEventListener(type, onAnimationEnd, true);
     // Options show by a change anywhere: in the listbox's shadow root, a portal at the end of the body.
     const doc = combobox.ownerDocument;
     observer.observe(doc, { childList: true, subtree: true, attributes: true });

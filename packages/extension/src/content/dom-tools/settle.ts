@@ -1,5 +1,6 @@
 import { watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
+import { composedRoots } from './composed-tree';
 import { type RenderContext, renderMarkdown } from './render';
 import { waitForSettle } from './settle-wait';
 import { clean, isVisible, visibleText } from './text';
@@ -66,6 +67,9 @@ export async function actAndObserve(
   observer.observe(root, { childList: true, subtree: true, characterData: true });
   window.addEventListener('pagehide', onUnload);
   const activity = watchActivity();
+  const animating = animationsStartedSince(doc, () => {
+    for (const listener of listeners) listener();
+  });
   try {
     try {
       await action();
@@ -74,7 +78,7 @@ export async function actAndObserve(
     }
     if (keepWatching()) {
       await waitForSettle({
-        busy: () => activity.pending() > 0,
+        busy: () => activity.pending() > 0 || animating(),
         over: () => unloading || activity.navigating() !== undefined,
         subscribe: (changed) => {
           listeners.add(changed);
@@ -129,6 +133,34 @@ export async function actAndObserve(
   if (location.href !== before.url) observed.url = location.href;
   if (doc.title !== before.title) observed.title = doc.title;
   return observed;
+}
+
+/**
+ * Whether an animation or transition the action started is still running (a dialog fading in):
+ * until it ends, what it shows is not yet seen by a person (visibility.ts judges opacity), so the
+ * answer waits for it, still within the bound. Animations running before the action (a spinner, a
+ * carousel) and endless ones hold nothing. Each one found wakes the wait when it finishes, as it
+ * ends with no DOM mutation (and the Web Animations API fires no DOM event).
+ */
+function animationsStartedSince(doc: Document, ended: () => void): () => boolean {
+  if (typeof doc.getAnimations !== 'function') return () => false;
+  // A document's getAnimations leaves out those in shadow roots (a component's dialog): each root is asked.
+  const all = () => composedRoots(doc).flatMap((root) => root.getAnimations());
+  const before = new Set(all());
+  const watched = new WeakSet<Animation>();
+  return () => {
+    let running = false;
+    for (const animation of all()) {
+      if (before.has(animation) || animation.playState !== 'running') continue;
+      const end = animation.effect?.getComputedTiming().endTime;
+      if (typeof end !== 'number' || !Number.isFinite(end)) continue;
+      running = true;
+      if (watched.has(animation)) continue;
+      watched.add(animation);
+      animation.finished.then(ended, ended);
+    }
+    return running;
+  };
 }
 
 /**

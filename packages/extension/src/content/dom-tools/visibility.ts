@@ -39,7 +39,7 @@ function judge(element: Element): boolean {
   if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
   if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
     if (getComputedStyle(element).display === 'contents') return true;
-    return behindItsLabel(element);
+    return behindItsLabel(element) || drawnByItsComponent(element);
   }
   const box = element.getBoundingClientRect();
   const style = getComputedStyle(element);
@@ -48,10 +48,97 @@ function judge(element: Element): boolean {
   // A box of a pixel or none: the "visually hidden" pattern, or a control with nothing to show.
   if (flat && (style.overflowX !== 'visible' || style.overflowY !== 'visible')) return behindItsLabel(element);
   if (element.matches(CONTROL)) {
-    if (box.width === 0 || box.height === 0) return behindItsLabel(element);
-    if (inkless(style) && !element.querySelector(MEDIA)) return behindItsLabel(element);
+    // A control of no size may still show a glyph or icon drawn by ::before/::after (a sort arrow).
+    if ((box.width === 0 || box.height === 0) && !pseudoInk(element) && !handleOfItsCaption(element))
+      return behindItsLabel(element);
+    if (inkless(style) && !element.querySelector(MEDIA) && !pseudoInk(element)) return behindItsLabel(element);
   }
   return true;
+}
+
+/**
+ * An empty control of no size whose label begins with the caption shown right around it (DataTables'
+ * sort button in a column header, labelled "Age: Activate to sort" beside the header's "Age"): a
+ * person sees and clicks that caption, and the label an agent reads says what a person reads.
+ */
+function handleOfItsCaption(element: Element): boolean {
+  const label = element.getAttribute('aria-label')?.trim().toLowerCase();
+  if (!label || element.textContent?.trim()) return false;
+  const around = element.parentElement;
+  if (!(around instanceof HTMLElement) || !shownToAPerson(around)) return false;
+  const caption = around.innerText.replace(/\s+/g, ' ').trim().toLowerCase();
+  return caption !== '' && label.startsWith(caption);
+}
+
+/** Ink drawn by the element's ::before or ::after: a glyph in a colour, a border, a background. */
+function pseudoInk(element: Element): boolean {
+  for (const pseudo of ['::before', '::after']) {
+    const style = getComputedStyle(element, pseudo);
+    if (style.content === 'none' || style.content === 'normal' || style.display === 'none') continue;
+    if (style.visibility === 'hidden' || Number(style.opacity) === 0) continue;
+    if (boxInk(style)) return true;
+    const glyph = /^"(.*)"$/.exec(style.content)?.[1]?.trim();
+    if (glyph && !transparent(style.color) && Number.parseFloat(style.fontSize) > 0) return true;
+    if (style.content.startsWith('url(')) return true;
+  }
+  return false;
+}
+
+/** A border or background that shows: what draws a field's box or a button's face. */
+function boxInk(style: CSSStyleDeclaration): boolean {
+  if (!transparent(style.backgroundColor) || style.backgroundImage !== 'none') return true;
+  return ['Top', 'Right', 'Bottom', 'Left'].some((side) => {
+    const width = Number.parseFloat(style.getPropertyValue(`border-${side.toLowerCase()}-width`));
+    const color = style.getPropertyValue(`border-${side.toLowerCase()}-color`);
+    const line = style.getPropertyValue(`border-${side.toLowerCase()}-style`);
+    return width > 0 && line !== 'none' && line !== 'hidden' && !transparent(color);
+  });
+}
+
+/** Elements of a component's drawing looked at, at most: its shadow content is small. */
+const COMPONENT_INK_LIMIT = 300;
+
+/**
+ * A text field faded out inside a component (Material's empty field shows its input only once
+ * focused) is still a field a person sees: its box is its ink, and the component draws that box
+ * (an outline, a fill, often by ::before/::after) in its shadow content over the field. A field
+ * faded out with nothing drawn over it stays hidden (docs/security.md, "Hidden controls").
+ */
+function drawnByItsComponent(element: Element): boolean {
+  if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) return false;
+  if (element instanceof HTMLInputElement && FIELDLESS_INPUTS.has(element.type)) return false;
+  if (!element.checkVisibility({ visibilityProperty: true })) return false;
+  const root = element.getRootNode();
+  if (!(root instanceof ShadowRoot) || !shownToAPerson(root.host)) return false;
+  const field = element.getBoundingClientRect();
+  if (field.width < 1.5 || field.height < 1.5) return false;
+  const pending: Element[] = [...root.children];
+  for (let seen = 0; pending.length && seen < COMPONENT_INK_LIMIT; seen++) {
+    const node = pending.pop() as Element;
+    if (node.shadowRoot) pending.push(...node.shadowRoot.children);
+    pending.push(...node.children);
+    if (!node.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    if (!overlaps(node.getBoundingClientRect(), field)) continue;
+    if (boxInk(getComputedStyle(node)) || pseudoInk(node)) return true;
+  }
+  return false;
+}
+
+const FIELDLESS_INPUTS = new Set([
+  'hidden',
+  'checkbox',
+  'radio',
+  'button',
+  'submit',
+  'reset',
+  'image',
+  'file',
+  'range',
+  'color',
+]);
+
+function overlaps(a: DOMRect, b: DOMRect): boolean {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
 /**
