@@ -102,7 +102,7 @@ const COMPONENT_INK_LIMIT = 300;
  * A text field faded out inside a component (Material's empty field shows its input only once
  * focused) is still a field a person sees: its box is its ink, and the component draws that box
  * (an outline, a fill, often by ::before/::after) in its shadow content over the field. A field
- * faded out with nothing drawn over it stays hidden (docs/security.md, "Hidden controls").
+ * faded out with nothing drawn over it stays hidden (docs/dom-tools.md, "What counts as shown").
  */
 function drawnByItsComponent(element: Element): boolean {
   if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) return false;
