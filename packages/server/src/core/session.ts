@@ -254,13 +254,15 @@ export class BrowserSession {
   }
 
   async #establish(): Promise<void> {
-    this.#heldEvents = [];
+    // Each attempt holds its own events: a second connect (a reconnect racing the first) must not
+    // find the first's buffer gone.
+    const held: BrowserEvent[] = [];
+    this.#heldEvents = held;
     let reply: Awaited<ReturnType<BrowserConnection['connect']>>;
     try {
       reply = await this.#connection.connect();
     } finally {
-      const held = this.#heldEvents;
-      this.#heldEvents = undefined;
+      if (this.#heldEvents === held) this.#heldEvents = undefined;
       queueMicrotask(() => {
         for (const event of held) this.#onEvent(event);
       });
