@@ -9,9 +9,15 @@ import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launch
 type Tabs = { focusedTabId: number | null; tabs: Array<{ id: number; url: string }> };
 
 /** Starts a call the echo page answers only after 2 s and lets it reach the page (wrapped: awaiting this does not wait for it). */
-async function callInFlight(tabmcp: LaunchedTabmcp['tabmcp']): Promise<{ answer: Promise<CallToolResult> }> {
+async function callInFlight(
+  tabmcp: LaunchedTabmcp['tabmcp'],
+  page: Page,
+): Promise<{ answer: Promise<CallToolResult> }> {
+  // The bench page counts the waits it began: the call has reached the page once the count moves.
+  const begun = () => page.evaluate(() => (window as Window & { waitsBegun?: number }).waitsBegun ?? 0);
+  const before = await begun();
   const answer = tabmcp.call('wait', { ms: 2_000 });
-  await new Promise((done) => setTimeout(done, 300));
+  await waitFor(async () => (await begun()) > before || undefined, 10_000, 'the call to reach the page');
   return { answer };
 }
 
@@ -38,7 +44,7 @@ describe('fault: the page navigates away under a page tool call in flight', () =
   it('answers the call with a clear error, follows the tab to its new page, and recovers on the way back', async () => {
     const { tabmcp, site } = launched;
     const { tabId, page } = await openEchoPage('leave');
-    const { answer } = await callInFlight(tabmcp);
+    const { answer } = await callInFlight(tabmcp, page);
     const changed = tabmcp.nextListChanged();
     // A document without the bench page's tools (the bench site answers 404 in plain text).
     await page.goto(`${site.url}/elsewhere`);
@@ -82,7 +88,7 @@ describe('fault: the page navigates away under a page tool call in flight', () =
   it('a same-document navigation (history.pushState) does not disturb the call in flight', async () => {
     const { tabmcp } = launched;
     const { page } = await openEchoPage('push');
-    const { answer } = await callInFlight(tabmcp);
+    const { answer } = await callInFlight(tabmcp, page);
     await page.evaluate(() => history.pushState({}, '', '?pushed'));
     const result = await answer;
     assert.notEqual(result.isError, true, textOf(result));

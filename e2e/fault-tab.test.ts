@@ -17,11 +17,14 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
     return { tabId, page };
   };
 
-  /** Starts a call that the page answers only after 2 s, and lets it reach the page. */
-  const callInFlight = async () => {
+  /** Starts a call that the page answers only after 2 s, and waits until the page has begun it. */
+  const callInFlight = async (page: Page) => {
+    const begun = () => page.evaluate(() => (window as Window & { waitsBegun?: number }).waitsBegun ?? 0);
+    const before = await begun();
     const pending = tabmcp.call('wait', { ms: 2_000 });
-    await new Promise((done) => setTimeout(done, 300));
-    return pending;
+    await waitFor(async () => (await begun()) > before || undefined, 10_000, 'the call to reach the page');
+    // Wrapped: an async function returning the promise itself would wait for the call's answer.
+    return { pending };
   };
 
   before(async () => {
@@ -33,7 +36,7 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
 
   it('a reload answers the call with a clear error, and the page tools come back', async () => {
     const { page } = await openBenchTab('reload');
-    const inFlight = callInFlight();
+    const { pending: inFlight } = await callInFlight(page);
     await page.reload();
     const result = await inFlight;
     assert.equal(result.isError, true, textOf(result));
@@ -57,7 +60,7 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
 
   it('closing the tab answers the call with a clear error and removes the tab', async () => {
     const { tabId, page } = await openBenchTab('close');
-    const inFlight = callInFlight();
+    const { pending: inFlight } = await callInFlight(page);
     const changed = tabmcp.nextListChanged();
     await page.close();
     const result = await inFlight;

@@ -31,7 +31,11 @@ bench.addTool(
       required: ['ms'],
     },
   },
-  ({ ms }) => new Promise((done) => setTimeout(() => done({ waited: ms }), ms)),
+  // The count of waits begun lets a test see that a call reached the page, instead of sleeping on it.
+  ({ ms }) => {
+    window.waitsBegun = (window.waitsBegun ?? 0) + 1;
+    return new Promise((done) => setTimeout(() => done({ waited: ms }), ms));
+  },
 );
 bench.exposeOnWindow();
 TabMcp.serveTab(bench);
