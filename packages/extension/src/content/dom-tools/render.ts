@@ -2,7 +2,7 @@ import { composedChildNodes, composedQuery, frameDocument, isTag } from './compo
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
-import { clean, isShown, pageText, quoted, shortHref } from './text';
+import { accessibleName, clean, isShown, pageText, quoted, shortHref } from './text';
 import { textInvisible } from './visibility';
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'OBJECT', 'HEAD', 'LINK']);
@@ -235,7 +235,10 @@ class Walker {
     // A row of a tree grid or a tree item is a line of its own, as a person sees it.
     const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
     // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
-    if (container || !NAMELESS.test(written)) this.#out.push(`${line}${written}${link ? `(${link})` : ''}${line}`);
+    // A token written without its name (a field inside its own <label>) still has one: only a control
+    // with no accessible name at all is left out.
+    const nameless = NAMELESS.test(written) && !accessibleName(element).name;
+    if (container || !nameless) this.#out.push(`${line}${written}${link ? `(${link})` : ''}${line}`);
     if (!container) return true;
     this.children(element, onHover);
     this.#out.push(' ');
