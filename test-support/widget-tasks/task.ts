@@ -1,0 +1,52 @@
+/**
+ * The widget gauntlet's tasks as data (issue 23): what a user asks, as the steps any browser agent
+ * takes, and how to tell from the page's own state that it is done. The same task runs through
+ * tabmcp (run-tabmcp.ts) in the e2e suite and through tabmcp, Playwright MCP and
+ * chrome-devtools-mcp side by side in bench/widgets.ts; each runner turns a step into its own
+ * tools' calls, finding the element in what it reads by role and accessible name, as a model does.
+ */
+
+/**
+ * An element as a person names it: its accessible name and, where tools agree on it, its role (as an
+ * accessibility tree writes it: `button`, `combobox`, `option`, `textbox` …). Leave the role out
+ * where tools write it differently (an element that is only draggable is a `listitem` to one and
+ * `clickable` to another).
+ */
+export interface Target {
+  role?: string;
+  /** The accessible name, matched exactly (after trimming); `starts` matches its beginning. */
+  name: string;
+  starts?: boolean;
+}
+
+export type Step =
+  | { act: 'click' | 'hover' | 'dblclick'; target: Target }
+  /** Types `value` into a text box, a type-ahead box or a rich-text editor (replacing what it holds). */
+  | { act: 'fill'; target: Target; value: string; submit?: boolean }
+  /** Picks the option `value` of a native `<select>` or of a combobox (typed or opened, then chosen). */
+  | { act: 'select'; target: Target; value: string }
+  /** Presses a key (`Enter`, `Escape`, `ArrowDown`, `Control+b` …) on the element. */
+  | { act: 'press'; target: Target; key: string }
+  /** Drags the element onto `to`. */
+  | { act: 'drag'; target: Target; to: Target }
+  /** Gives the file named `file` (made for the run, `fileBytes` long) to a file field. */
+  | { act: 'upload'; target: Target; file: string };
+
+export interface WidgetTask {
+  /** `<library>/<task>`, e.g. `tom-select/pick-canada`. */
+  id: string;
+  /** The npm package the page is built from. */
+  library: string;
+  /** The page's path on the example server (examples/ is served at its root). */
+  path: string;
+  /** The task as a user says it. */
+  ask: string;
+  steps: Step[];
+  /** A JavaScript expression evaluated in the page over CDP: the task is done when it is `true`. */
+  done: string;
+  /** Evaluated in the page when `done` is false, to explain the failure (the library's state). */
+  state?: string;
+}
+
+/** The size of every file an upload step makes (bytes of `%PDF-1.4 tabmcp gauntlet\n`). */
+export const UPLOAD_CONTENT = '%PDF-1.4 tabmcp gauntlet\n';
