@@ -23,7 +23,7 @@ const matches = (target: Target, role: string, name: string) =>
   (target.starts ? name.startsWith(target.name) : name === target.name);
 
 /** The handle of the element the target names, in a read of the page; undefined when it is not there. */
-export function handleIn(read: string, target: Target): string | undefined {
+function handleIn(read: string, target: Target): string | undefined {
   for (const [, role, rawName, handle] of read.matchAll(TOKEN)) {
     const name = (rawName ?? '').replace(/\\(.)/g, '$1').trim();
     if (role && handle && matches(target, role, name)) return handle;
