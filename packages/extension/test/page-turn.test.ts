@@ -57,9 +57,13 @@ describe("a page's turn to answer is its message queue, not a timer", () => {
     win.withServer();
     let seenWhenRun: string[] = [];
     win.handshake();
-    afterPageTurn(() => {
-      seenWhenRun = [...win.dispatched];
-    }, 150, win);
+    afterPageTurn(
+      () => {
+        seenWhenRun = [...win.dispatched];
+      },
+      150,
+      win,
+    );
     await turns();
     assert.ok(seenWhenRun.includes('server-ready'), `the answer came first: ${seenWhenRun.join(', ')}`);
   });
