@@ -174,7 +174,7 @@ function flagsOf(element: Element, onHover: boolean): string[] {
 /**
  * An element as get_page_content writes it: `[checkbox ☑ "Buy milk" k7]`. `withName` is false when
  * the reader shows the name as text already; a name taken from a shown <label> is left out when the
- * label follows the field or, where the reader says (`labelWritten`), is the text written right before it.
+ * label is around or after the field or, where the reader says (`labelWritten`), is the text written right before it.
  */
 export function token(
   element: Element,
@@ -203,10 +203,13 @@ export function describeElement(element: Element): string {
   return name ? `${roleOf(element)} ${quoted(name, 40)}` : roleOf(element);
 }
 
-/** A label after its field (a checkbox's caption) is read right after the token. */
+/** A label around its field or after it (a checkbox's caption) is read beside the token. */
 function labelFollows(element: Element): boolean {
   const label = (element as HTMLInputElement).labels?.[0];
-  return label !== undefined && (element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+  return (
+    label !== undefined &&
+    (label.contains(element) || (element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0)
+  );
 }
 
 function isLabelShown(element: Element): boolean {
