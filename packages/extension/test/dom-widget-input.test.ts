@@ -90,4 +90,14 @@ describe('DOM tools on the patterns of React widget libraries', () => {
     assert.match(read, /\[combobox "Country" = "" [a-z]\d+\]/);
     assert.match(read, /Email \[textbox = "" [a-z]\d+\]/);
   });
+
+  it("finds a field by its label on a line of its own: the label's passage carries the field", async () => {
+    const page = await open(`
+      <p>Plan a trip</p>
+      <label for="departure" style="display: block">Departure date</label>
+      <div><input id="departure"></div>
+      <p>Return date is optional</p>`);
+    const found = await call(page, 'get_page_content', { query: 'Departure date' });
+    assert.match(found, /^Departure date\n\[textbox = "" [a-z]\d+\]$/m);
+  });
 });
