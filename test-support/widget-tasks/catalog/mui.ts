@@ -1,18 +1,8 @@
 import type { WidgetTask } from '../task';
+import { pickCanadaByTyping } from './type-ahead';
 
 export const muiTasks: WidgetTask[] = [
-  {
-    id: 'mui/autocomplete-pick-canada',
-    library: '@mui/material',
-    path: '/widgets-react/mui-autocomplete.html',
-    ask: 'pick Canada',
-    steps: [
-      { act: 'fill', target: { role: 'combobox', name: 'Country' }, value: 'Cana' },
-      { act: 'click', target: { role: 'option', name: 'Canada' } },
-    ],
-    done: "window.countryPicked() === 'CA'",
-    state: 'window.countryPicked()',
-  },
+  pickCanadaByTyping('mui/autocomplete-pick-canada', '@mui/material', '/widgets-react/mui-autocomplete.html'),
   {
     id: 'mui/select-business-plan',
     library: '@mui/material',
