@@ -1,6 +1,23 @@
+import { downshiftTasks } from './catalog/downshift';
+import { headlessUiTasks } from './catalog/headlessui';
+import { muiTasks } from './catalog/mui';
+import { radixSelectTasks } from './catalog/radix-select';
+import { reactDatepickerTasks } from './catalog/react-datepicker';
+import { reactSelectTasks } from './catalog/react-select';
 import { sortableTasks } from './catalog/sortablejs';
+import { tanstackTableTasks } from './catalog/tanstack-table';
 import { tomSelectTasks } from './catalog/tom-select';
 import type { WidgetTask } from './task';
 
 /** Every widget task, one module per library (add a library's module here). */
-export const widgetTasks: WidgetTask[] = [...tomSelectTasks, ...sortableTasks];
+export const widgetTasks: WidgetTask[] = [
+  ...tomSelectTasks,
+  ...sortableTasks,
+  ...radixSelectTasks,
+  ...reactSelectTasks,
+  ...downshiftTasks,
+  ...headlessUiTasks,
+  ...muiTasks,
+  ...tanstackTableTasks,
+  ...reactDatepickerTasks,
+];

@@ -6,7 +6,7 @@ import type { Agent } from '../server-harness';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
 /** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>" (= "<value>")? (<flags>)? <handle>]`. */
-const TOKEN = /\[([a-z]+)(?: [☑☐])? "((?:[^"\\]|\\.)*)"(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
+const TOKEN = /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
 
 export interface TaskRun {
   done: boolean;
@@ -24,11 +24,21 @@ const matches = (target: Target, role: string, name: string) =>
 
 /** The handle of the element the target names, in a read of the page; undefined when it is not there. */
 function handleIn(read: string, target: Target): string | undefined {
-  for (const [, role, rawName, handle] of read.matchAll(TOKEN)) {
-    const name = (rawName ?? '').replace(/\\(.)/g, '$1').trim();
+  for (const found of read.matchAll(TOKEN)) {
+    const [, role, rawName, handle] = found;
+    const name = rawName ? rawName.replace(/\\(.)/g, '$1').trim() : labelBefore(read, found.index);
     if (role && handle && matches(target, role, name)) return handle;
   }
   return undefined;
+}
+
+/**
+ * A field's name when its token leaves it out: the read writes a field's <label> as the text right
+ * before its token (`Departure date [textbox = "" k1]`), as a model reads it.
+ */
+function labelBefore(read: string, at: number): string {
+  const line = read.slice(0, at).trimEnd().split('\n').at(-1) ?? '';
+  return line.slice(line.lastIndexOf(']') + 1).trim();
 }
 
 /**

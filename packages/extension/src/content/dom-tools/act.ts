@@ -1,11 +1,13 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { clickInTurns } from './click-in-turns';
 import { chooseOption, isCombobox } from './combobox';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
-import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
+import { doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { expectChecked, expectSelected, expectValue } from './readback';
+import { clickTarget } from './sortable-headers';
 import { isShown, quoted } from './text';
 import {
   dragTo,
@@ -88,7 +90,7 @@ export async function actOn(
       return context.perform(
         `clicked ${named}`,
         async () => {
-          if (!(trusted && (await trustedClick(element, 1)))) click(element);
+          if (!(trusted && (await trustedClick(element, 1)))) await clickInTurns(clickTarget(element));
         },
         { subject: element },
       );

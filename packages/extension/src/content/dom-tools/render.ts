@@ -226,11 +226,15 @@ class Walker {
   #interactive(element: Element, onHover: boolean): boolean {
     const handle = this.#context.handles.of(element);
     const text = element.textContent ?? '';
+    // A header cell's box (the wrapper a table library clicks to sort) is no block of content.
+    const blocks = element.matches(HEADER_CELL) ? NESTED_CONTROLS : `${BLOCK_CHILD}, ${NESTED_CONTROLS}`;
     const container =
-      !isTag(element, 'select') &&
-      (text.length > MAX_TOKEN_TEXT * 3 || composedQuery(element, `${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== undefined);
+      !isTag(element, 'select') && (text.length > MAX_TOKEN_TEXT * 3 || composedQuery(element, blocks) !== undefined);
     const link = isTag(element, 'a') ? shortHref(element) : '';
-    const written = token(element, handle, { onHover, withName: !container });
+    // A field's <label> is left out of its token only when it is the text right before it ("Email
+    // [textbox …]"): a label placed elsewhere (above a component's placeholder box) names the token.
+    const labelWritten = (name: string) => endsWithWords(this.#out, name);
+    const written = token(element, handle, { onHover, withName: !container, labelWritten });
     this.#budget.written += written.length;
     // A row of a tree grid or a tree item is a line of its own, as a person sees it.
     const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
@@ -246,11 +250,19 @@ class Walker {
   }
 }
 
+/** Whether the text written last, spaces aside, ends with `words`. */
+function endsWithWords(out: readonly string[], words: string): boolean {
+  let tail = '';
+  for (let index = out.length - 1; index >= 0 && tail.length < words.length * 2 + 16; index--) tail = out[index] + tail;
+  return tail.replace(/\s+/g, ' ').trimEnd().endsWith(words);
+}
+
 /** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
 const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
+const HEADER_CELL = 'th, [role=columnheader]';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
