@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const TIMES_FILE = join(root, 'node_modules', '.cache', 'tabmcp', 'test-times.json');
+const TIMES_FILE = join(root, 'node_modules', '.cache', 'tabmcp', 'test-times.json');
 
 /** Seconds per test file (paths relative to the repository, with `/`), from earlier runs; {} if none. */
 export function readTestTimes() {

@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
-import { readTestTimes } from './test-times.mjs';
 import { testOtherLines } from './node-lines.mjs';
+import { readTestTimes } from './test-times.mjs';
 
 const unitOnly = process.argv.includes('--unit');
 // The whole suite (`npm test`) then runs the other supported Node lines (scripts/node-lines.mjs), outside
@@ -88,10 +88,7 @@ function run(testFiles, concurrency) {
 }
 
 const isEndToEnd = (file) => file.startsWith(`e2e${sep}`) || file.startsWith('e2e/');
-const unitStatus = run(
-  longestFirst(files.filter((file) => !isEndToEnd(file))),
-  Math.max(1, availableParallelism()),
-);
+const unitStatus = run(longestFirst(files.filter((file) => !isEndToEnd(file))), Math.max(1, availableParallelism()));
 const endToEndStatus = run(files.filter(isEndToEnd), 1);
 if (unitStatus || endToEndStatus) process.exit(unitStatus || endToEndStatus);
 if (withOtherLines && !(await testOtherLines())) process.exit(1);
