@@ -145,46 +145,49 @@ const cases: Array<{ what: string; folder: string; source: string; check: Check;
 ];
 
 describe('architecture boundaries', () => {
-  const probe = (index: number, folder: string) => join(folder, `zz-boundary-probe-${process.pid}-${index}.ts`);
-  /** What each case's check said about that case's own file. */
-  const findings = new Map<number, { refused: boolean; output: string }>();
+  const probes = cases.map((kase, index) => ({
+    ...kase,
+    file: join(kase.folder, `zz-boundary-probe-${process.pid}-${index}.ts`),
+  }));
+  const removeProbes = () => {
+    for (const { file } of probes) rmSync(join(root, file), { force: true });
+  };
+  /** What each probe's check said about that probe's own file. */
+  const findings = new Map<string, { refused: boolean; output: string }>();
 
   before(async () => {
-    cases.forEach(({ folder, source }, index) => writeFileSync(join(root, probe(index, folder)), source));
+    for (const { file, source } of probes) writeFileSync(join(root, file), source);
     try {
-      const indexes = cases.map((_, index) => index);
-      const byTsc = indexes.filter((index) => cases[index]?.check.tool === 'tsc');
-      const projects = [...new Set(byTsc.map((index) => cases[index]?.check.project ?? ''))];
-      const byBiome = indexes.filter((index) => cases[index]?.check.tool === 'biome');
+      const byBiome = probes.filter(({ check }) => check.tool === 'biome');
+      const byTsc = probes.filter(({ check }) => check.tool === 'tsc');
+      const projects = [...new Set(byTsc.map(({ check }) => check.project ?? ''))];
       const [report, ...tscRuns] = await Promise.all([
-        biome(byBiome.map((index) => probe(index, cases[index]?.folder ?? ''))),
+        biome(byBiome.map(({ file }) => file)),
         ...projects.map((project) => tsc(project)),
       ]);
-      for (const index of byBiome) {
-        const file = probe(index, cases[index]?.folder ?? '');
+      for (const { file } of byBiome) {
         const own = report.diagnostics.filter((diagnostic) => diagnostic.location.path === file);
-        findings.set(index, { refused: own.length > 0, output: own.map((d) => d.message).join('\n') });
+        findings.set(file, { refused: own.length > 0, output: own.map(({ message }) => message).join('\n') });
       }
-      for (const index of byTsc) {
-        const run = tscRuns[projects.indexOf(cases[index]?.check.project ?? '')];
-        const file = probe(index, cases[index]?.folder ?? '');
+      for (const { file, check } of byTsc) {
+        const run = tscRuns[projects.indexOf(check.project ?? '')];
         const own = (run?.text ?? '').split('\n').filter((line) => line.startsWith(file));
-        findings.set(index, { refused: run?.ok === false && own.length > 0, output: own.join('\n') });
+        findings.set(file, { refused: run?.ok === false && own.length > 0, output: own.join('\n') });
       }
     } finally {
-      cases.forEach(({ folder }, index) => rmSync(join(root, probe(index, folder)), { force: true }));
+      removeProbes();
     }
   });
-  after(() => cases.forEach(({ folder }, index) => rmSync(join(root, probe(index, folder)), { force: true })));
+  after(removeProbes);
 
-  cases.forEach(({ what, check, expect }, index) => {
+  for (const { what, check, expect, file } of probes) {
     it(`refuses ${what}`, () => {
-      const finding = findings.get(index);
+      const finding = findings.get(file);
       assert.ok(finding, 'the check ran');
       assert.equal(finding.refused, true, `${check.tool} accepted ${what}:\n${finding.output}`);
       assert.match(finding.output, expect);
     });
-  });
+  }
 
   it('the page bundle pulls in neither zod nor a Node built-in', async () => {
     for (const entry of ['script.ts', 'index.ts']) {
