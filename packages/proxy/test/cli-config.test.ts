@@ -22,7 +22,8 @@ async function cli(args: string[], env: Record<string, string> = {}) {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       encoding: 'utf8',
-      timeout: 20_000,
+      // A bound, not a measure: four tsx starts side by side on a loaded 2-core machine can take 20 s.
+      timeout: 60_000,
     });
     return { status: 0, stdout, stderr };
   } catch (error) {
