@@ -140,7 +140,8 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
       'list_tabs without the note',
     );
     assert.equal(allowedTab.toolCount, 5, 'its three tools and the two reading tools');
-    await popup.locator('li', { hasText: 'whoami' }).first().waitFor();
+    // The popup refreshes each second: wait for this test's own call in its list of calls (not any whoami).
+    await popup.locator('#calls li', { hasText: 'whoami' }).first().waitFor({ timeout: 10_000 });
     assert.match(await popup.locator('#calls').innerText(), /whoami/, 'the popup lists the last calls');
     await popup.close();
   });
