@@ -21,7 +21,7 @@ import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
-import { toolChrome } from './main-content';
+import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
@@ -140,14 +140,18 @@ export class DomToolServer {
     const doc = this.#doc;
     const context = this.#context;
     const names = new NameRegistry([...READING_TOOLS, 'act']);
-    const forms = formTools(doc, names, context).slice(0, MAX_FORMS);
-    const toolForms = new Set(composedQueryAll<HTMLFormElement>(doc, 'form').filter((form) => formGetsTool(form)));
+    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them,
+    // nor a newsletter form there (act reaches it); a search box or sign-in form stays (main-content.ts).
+    const inChrome = toolChrome();
+    const inChromeControl = chromeControl(inChrome);
+    const forms = formTools(doc, names, context, inChromeControl).slice(0, MAX_FORMS);
+    const toolForms = new Set(
+      composedQueryAll<HTMLFormElement>(doc, 'form').filter((form) => !inChromeControl(form) && formGetsTool(form)),
+    );
     const inToolForm = (element: Element) => {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       return form !== null && toolForms.has(form);
     };
-    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them.
-    const inChrome = toolChrome();
     const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
     const items = new Set(collections.flatMap((collection) => collection.items()));
     const inItem = (element: Element) => {
@@ -161,8 +165,13 @@ export class DomToolServer {
     }));
     return [
       ...forms,
-      ...fieldTools(doc, names, context, inItem),
-      ...choiceTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
+      ...fieldTools(doc, names, context, (element) => inItem(element) || inChromeControl(element)),
+      ...choiceTools(
+        doc,
+        names,
+        context,
+        (element) => inToolForm(element) || inItem(element) || inChromeControl(element),
+      ),
       ...listTools,
       ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element) || inChrome(element)),
       contentTool('get_page_content', context),
