@@ -39,7 +39,7 @@ export async function callForThisDocument(
         content: [
           {
             type: 'text',
-            text: `The page changed since the tool list was read: "${String(name)}" was listed for the page before, and nothing ran. The new page's tools are listed now (tools/list_changed): list the tools again, then call the one you mean.`,
+            text: `The page changed since the tool list was read: "${String(name)}" was listed for the page before, and nothing ran. The new page's tools are listed now: list the tools again, or call "${String(name)}" again to run the new page's.`,
           },
         ],
         isError: true,

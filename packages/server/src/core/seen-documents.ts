@@ -11,7 +11,7 @@ export class SeenDocuments {
 
   /** The agent read the tab's tools (tools/list, list_page_tools). */
   listed(tabId: number, tools: readonly Tool[]): void {
-    const id = currentDocument(tools);
+    const id = tools.map(documentOf).find((found) => found !== undefined);
     if (id === undefined) this.#byTab.delete(tabId);
     else this.#byTab.set(tabId, id);
   }
@@ -37,9 +37,4 @@ export class SeenDocuments {
   forget(tabId: number): void {
     this.#byTab.delete(tabId);
   }
-}
-
-/** The document a tab's tools now come from, for the announcer: a new page with the same tools is still news. */
-export function currentDocument(tools: readonly Tool[]): string | undefined {
-  return tools.map(documentOf).find((found) => found !== undefined);
 }

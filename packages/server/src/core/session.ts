@@ -4,7 +4,7 @@ import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
-import { currentDocument, SeenDocuments } from './seen-documents';
+import { SeenDocuments } from './seen-documents';
 import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
 import {
   ALREADY_CONNECTED,
@@ -107,10 +107,10 @@ export class BrowserSession {
     this.#connection.on('event', (event) => this.#onEvent(event));
     this.#connection.on('down', (reason) => this.#onLinkDown(reason));
     this.#connection.on('up', () => this.#onLinkUp());
-    // The focused page's document counts too: a new page with the very same tools is still a new list,
-    // since calls made from the old one are refused there (seen-documents.ts).
+    // Not the page's document: a reload that brings the same tools back announces nothing, and a call
+    // made from the list before it is refused once, saying so (seen-documents.ts).
     this.#announcer = new ListAnnouncer(
-      () => [this.#currentTools(), currentDocument(this.#focusedTab()?.tools ?? [])],
+      () => this.#currentTools(),
       () => this.ontoolschanged?.(),
     );
   }
