@@ -4,7 +4,7 @@ import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
 import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
-import { type Collection, collectionTools, findCollections } from './collections';
+import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
 import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
@@ -153,9 +153,16 @@ export class DomToolServer {
       return form !== null && toolForms.has(form);
     };
     const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
-    const items = new Set(collections.flatMap((collection) => collection.items()));
+    // An item is a child of a collection's container with the collection's signature; asked without
+    // judging every item's visibility (a table of 25,000 rows), since a hidden item's controls are hidden too.
+    const containers = new Map(collections.map((collection) => [collection.container, collection.signature]));
     const inItem = (element: Element) => {
-      for (let node: Element | null = element; node; node = composedParent(node)) if (items.has(node)) return true;
+      for (let node: Element | null = element; node; ) {
+        const parent = composedParent(node);
+        const signature = parent ? containers.get(parent) : undefined;
+        if (signature !== undefined && signature === itemSignature(node)) return true;
+        node = parent;
+      }
       return false;
     };
     const listTools = collectionTools(collections, names, context);
