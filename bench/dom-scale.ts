@@ -137,7 +137,7 @@ try {
         const lastAt = performance.now();
         const last = await server.call('get_page_content', { offset: 100000000 });
         const lastReadMs = performance.now() - lastAt;
-        const total = Number(/of (d+))/.exec(last.content[0].text)?.[1] ?? 0);
+        const total = Number(/of (\\d+)\\)/.exec(last.content[0].text)?.[1] ?? 0);
         return { deriveMs, readMs, lastReadMs, floorMs, total };
       })()`)) as (typeof large)[number],
     );
