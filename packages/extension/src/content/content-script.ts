@@ -10,6 +10,7 @@ import {
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL, LOOK_NOW_EVENT } from '../bridge/channel';
 import { relayDialogs } from './dialog-relay';
+import { callForThisDocument, markedTools } from './document-check';
 import { documentTagSettled } from './document-tag';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
@@ -74,6 +75,8 @@ function main(): void {
     }
     // The page's own server may have taken over while this list was on its way.
     if (origin !== current) return;
+    // Each tool names this document, so a call made from this list never runs on the next page's.
+    tools = markedTools(tools);
     if (!sent.record(tools) && method === 'browser/updateTools') return;
     port?.post(
       method === 'browser/registerTools'
@@ -97,6 +100,11 @@ function main(): void {
   const router: Pick<TabClient, 'request'> = {
     request: async (method, params) => {
       await documentTagSettled();
+      if (method === 'tools/call')
+        return callForThisDocument(params, (checked) => {
+          if (!origin) throw new Error('This page has no tools yet');
+          return origin.client.request(method, checked);
+        });
       if (!origin) throw new Error('This page has no tools yet');
       return origin.client.request(method, params);
     },

@@ -201,8 +201,12 @@ class Walker {
   }
 
   children(element: Element, onHover: boolean): void {
-    // Shadow content, slotted nodes in their slot's place, a same-origin frame's body.
-    for (const child of Array.from(composedChildNodes(element))) this.node(child, onHover);
+    // Shadow content, slotted nodes in their slot's place, a same-origin frame's body; no further than
+    // the read shows (a table body of 25,000 rows is not copied for its first hundred).
+    const nodes = composedChildNodes(element);
+    const budget = this.#budget;
+    for (let index = 0; index < nodes.length && budget.written <= budget.limit; index++)
+      this.node(nodes[index] as Node, onHover);
   }
 
   /** `| a | b |`; a focusable row (a tree grid's) leads with its token, a focusable cell (a sortable header) is one. */
