@@ -4,17 +4,14 @@
 // real-app-agent.ts), and counts only when the page itself, read over CDP, shows the task done.
 // Per task and server: success, calls, bytes read (tool lists + results), wall time from process
 // start to the last call (browser launch included). Run: npx tsx bench/real-apps.ts
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
 import { buildApps } from '../examples/apps/build';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
-import { browserLaunchedBy, devtoolsPortOf } from '../test-support/cdp';
+import { browserLaunchedBy } from '../test-support/cdp';
 import { freePort } from '../test-support/net';
 import { repoRoot } from '../test-support/paths';
 import {
@@ -28,6 +25,7 @@ import {
 } from '../test-support/real-app-agent';
 import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { devtoolsChromium } from './lib/devtools-chromium';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
@@ -48,27 +46,6 @@ interface Contender {
   label: string;
   start(): Promise<Session>;
   script: TaskScript;
-}
-
-/** A headless Chromium with a DevTools port, for the servers that attach to a running browser. */
-async function devtoolsChromium(): Promise<{ url: string; close(): Promise<void> }> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-rival-'));
-  const child: ChildProcess = spawn(
-    '/usr/bin/chromium',
-    [...chromiumArgs({ headless: true, profileDir }), '--remote-debugging-port=0', 'about:blank'],
-    { stdio: 'ignore' },
-  );
-  const port = await devtoolsPortOf(profileDir, 15_000);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-      // Chromium's helpers may still be writing the profile for a moment after it exits.
-      await rm(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
-    },
-  };
 }
 
 function rival(script: string, args: (cdpUrl: string) => string[]): () => Promise<Session> {

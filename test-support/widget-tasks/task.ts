@@ -14,9 +14,11 @@
  */
 export interface Target {
   role?: string;
-  /** The accessible name, matched exactly (after trimming); `starts` matches its beginning. */
-  name: string;
+  /** The accessible name, matched exactly (after trimming); `starts` matches its beginning. Leave it out for an unnamed control found by `in`. */
+  name?: string;
   starts?: boolean;
+  /** The row, item or card whose text contains this: the target is the one inside it (the "Delete" of "Water plants"). */
+  in?: string;
 }
 
 export type Step =
@@ -30,7 +32,9 @@ export type Step =
   /** Drags the element onto `to`. */
   | { act: 'drag'; target: Target; to: Target }
   /** Gives the file named `file` (made for the run, `fileBytes` long) to a file field. */
-  | { act: 'upload'; target: Target; file: string };
+  | { act: 'upload'; target: Target; file: string }
+  /** Answers the native dialog (alert, confirm, prompt) the last step opened: OK or Cancel, `text` for a prompt. */
+  | { act: 'dialog'; accept: boolean; text?: string };
 
 export interface WidgetTask {
   /** `<library>/<task>`, e.g. `tom-select/pick-canada`. */
