@@ -4,7 +4,7 @@ import { evaluateOnPort } from '../page-eval';
 import { ScriptedAgent } from '../real-app-agent';
 import type { StdioMcp } from '../stdio-client';
 import { judge, runSteps, runUrl, type TaskRun, type ToolDriver } from './drive';
-import { type ReadNode, withOptions } from './locate';
+import { locate, type ReadNode, withOptions } from './locate';
 import { UPLOAD_CONTENT, type WidgetTask } from './task';
 
 /** A line of chrome-devtools-mcp's snapshot: `uid=1_5 <role> "<name>"? <props>` or `uid=1_4 "<text>"`. */
@@ -27,7 +27,8 @@ let runs = 0;
 
 /**
  * Runs a widget task through chrome-devtools-mcp as a model would: it reads the tool list, opens the
- * page with new_page, takes a snapshot when the element it needs is not in the last one, and acts by
+ * page with new_page, takes a snapshot when the element it needs is not in the last one (a verbose one
+ * when the short one does not show it), and acts by
  * uid: fill (then press_key Enter to submit; fill picks a native select's option, else it opens the
  * combobox and clicks the option), click (dblClick), hover, drag, upload_file, press_key on the
  * focused element, handle_dialog. The page is judged over CDP.
@@ -44,7 +45,11 @@ export async function runOnDevtoolsMcp(
   let focused: string | undefined;
   const driver: ToolDriver = {
     agent: script,
-    read: async () => devtoolsNodes(await script.call('take_snapshot', { pageId })),
+    read: async (target) => {
+      const nodes = devtoolsNodes(await script.call('take_snapshot', { pageId }));
+      // Its snapshot leaves out much of the tree (a type-ahead list's options): a model asks for all of it.
+      return locate(nodes, target) ? nodes : devtoolsNodes(await script.call('take_snapshot', { pageId, verbose: true }));
+    },
     act: async (step, { target, to }, find) => {
       const wasFocused = focused !== undefined && focused === target?.ref;
       focused = target?.ref;
