@@ -187,7 +187,7 @@ for (const task of tasks) {
     pass,
   };
   console.log(task.id.padEnd(44), ...contenders.map((contender) => cell(rows[contender.key]).padEnd(36)));
-  if (!pass) verdicts.push(task.id);
+  if (mine && !pass) verdicts.push(task.id);
   if (mine)
     figures.push({
       name: `${task.id} ("${task.ask}"): tabmcp bytes read`,
