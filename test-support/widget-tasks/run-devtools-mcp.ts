@@ -48,7 +48,9 @@ export async function runOnDevtoolsMcp(
     read: async (target) => {
       const nodes = devtoolsNodes(await script.call('take_snapshot', { pageId }));
       // Its snapshot leaves out much of the tree (a type-ahead list's options): a model asks for all of it.
-      return locate(nodes, target) ? nodes : devtoolsNodes(await script.call('take_snapshot', { pageId, verbose: true }));
+      return locate(nodes, target)
+        ? nodes
+        : devtoolsNodes(await script.call('take_snapshot', { pageId, verbose: true }));
     },
     act: async (step, { target, to }, find) => {
       const wasFocused = focused !== undefined && focused === target?.ref;
