@@ -11,9 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startExampleServer } from '../examples/serve';
-import { repoRoot } from '../test-support/paths';
 import { type Agent, newMachine, startAgent } from '../test-support/server-harness';
-import { startStdioMcp } from '../test-support/stdio-client';
 import { waitFor } from '../test-support/wait';
 import { widgetTasks } from '../test-support/widget-tasks/catalog';
 import type { TaskRun } from '../test-support/widget-tasks/drive';
@@ -22,7 +20,7 @@ import { runOnDevtoolsMcp } from '../test-support/widget-tasks/run-devtools-mcp'
 import { runOnPlaywrightMcp } from '../test-support/widget-tasks/run-playwright-mcp';
 import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
 import type { WidgetTask } from '../test-support/widget-tasks/task';
-import { devtoolsChromium } from './lib/devtools-chromium';
+import { startPeerOnChromium } from './lib/devtools-chromium';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
@@ -48,22 +46,11 @@ function peer(
   runner: typeof runOnPlaywrightMcp,
 ): Contender['start'] {
   return async () => {
-    const chrome = await devtoolsChromium();
-    const workDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-widgets-peer-'));
-    const mcp = await startStdioMcp({
-      args: [join(repoRoot, 'node_modules', script), ...args(chrome.url)],
-      cwd: workDir,
-      env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
-      clientName: 'tabmcp-bench-widgets',
-    });
+    const started = await startPeerOnChromium(script, args, 'tabmcp-bench-widgets');
     return {
       // Playwright MCP takes files only from inside its roots (its working directory).
-      run: (task) => runner(mcp, chrome.port, site.url, task, workDir),
-      close: async () => {
-        await mcp.close().catch(() => {});
-        await chrome.close();
-        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
-      },
+      run: (task) => runner(started.mcp, started.chrome.port, site.url, task, started.workDir),
+      close: started.close,
     };
   };
 }

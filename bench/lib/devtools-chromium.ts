@@ -1,12 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromiumArgs } from '../../packages/server/src/launcher/chromium-args';
 import { devtoolsPortOf } from '../../test-support/cdp';
+import { repoRoot } from '../../test-support/paths';
+import { type StdioMcp, startStdioMcp } from '../../test-support/stdio-client';
 
-export interface DevtoolsChromium {
+interface DevtoolsChromium {
   /** `http://127.0.0.1:<port>`, for a server that attaches to a running browser. */
   url: string;
   port: string;
@@ -14,7 +16,7 @@ export interface DevtoolsChromium {
 }
 
 /** A headless Chromium with a DevTools port, for the servers that attach to a running browser. */
-export async function devtoolsChromium(): Promise<DevtoolsChromium> {
+async function devtoolsChromium(): Promise<DevtoolsChromium> {
   const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-rival-'));
   const child: ChildProcess = spawn(
     '/usr/bin/chromium',
@@ -31,6 +33,40 @@ export async function devtoolsChromium(): Promise<DevtoolsChromium> {
       await exited;
       // Chromium's helpers may still be writing the profile for a moment after it exits.
       await rm(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
+    },
+  };
+}
+
+export interface PeerOnChromium {
+  mcp: StdioMcp;
+  chrome: DevtoolsChromium;
+  /** Its working directory (where it writes its files, and the root it reads files from). */
+  workDir: string;
+  close(): Promise<void>;
+}
+
+/** A peer MCP server from node_modules, attached over CDP to its own headless Chromium, never reaching the network. */
+export async function startPeerOnChromium(
+  script: string,
+  args: (cdpUrl: string) => string[],
+  clientName: string,
+): Promise<PeerOnChromium> {
+  const chrome = await devtoolsChromium();
+  const workDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-peer-'));
+  const mcp = await startStdioMcp({
+    args: [join(repoRoot, 'node_modules', script), ...args(chrome.url)],
+    cwd: workDir,
+    env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
+    clientName,
+  });
+  return {
+    mcp,
+    chrome,
+    workDir,
+    close: async () => {
+      await mcp.close().catch(() => {});
+      await chrome.close();
+      rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
 }

@@ -36,7 +36,7 @@ export interface ToolDriver {
  * is not there, and when acting on an element it had read before fails (the page moved on), it reads
  * again once and retries. Throws with what was missing or what failed.
  */
-export async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
+async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
   let seen: ReadNode[] = [];
   let freshOnly = false;
   let lastRef: string | undefined;
@@ -84,7 +84,7 @@ export async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void>
 const isRead = (entry: string) => /^→ (get_page_content|browser_snapshot|take_snapshot)\b/.test(entry);
 
 /** Judges a task by the page's own state, waiting a moment for the page to apply the last input. */
-export async function judge(
+async function judge(
   evaluate: (expression: string) => Promise<unknown>,
   task: WidgetTask,
 ): Promise<{ done: boolean; state?: unknown }> {
@@ -104,7 +104,38 @@ export async function judge(
   return { done: false, ...(task.state ? { state: await safely(task.state) } : {}) };
 }
 
-/** A unique address per run, so the judge reads this run's page, not an earlier tab of the same page. */
-export function runUrl(siteUrl: string, task: WidgetTask, run: number): string {
-  return `${siteUrl}${task.path}${task.path.includes('?') ? '&' : '?'}widget-run=${run}`;
+/** How a runner starts a task on its tool, reads the page's state, and tidies up after it. */
+export interface TaskShell {
+  driver: ToolDriver;
+  /** Reads the tool list and opens `url`, as an agent of that tool starts. */
+  open(url: string): Promise<void>;
+  /** Evaluates `expression` in the page whose address contains `page`, over CDP. */
+  evaluate(page: string, expression: string): Promise<unknown>;
+  /** Not the agent's cost: what the next task needs cleared (the task's tab, a modal a failed run left open). */
+  tidy(done: boolean): Promise<void>;
+}
+
+let runs = 0;
+
+/** Runs a task through one tool: opens a page of its own (a unique address, so the judge reads this run's), steps, judges. */
+export async function runTask(shell: TaskShell, siteUrl: string, task: WidgetTask): Promise<TaskRun> {
+  const url = `${siteUrl}${task.path}${task.path.includes('?') ? '&' : '?'}widget-run=${++runs}`;
+  const script = shell.driver.agent;
+  let failure = '';
+  try {
+    await shell.open(url);
+    await runSteps(shell.driver, task.steps);
+  } catch (error) {
+    failure = `\n${error instanceof Error ? error.message : String(error)}`;
+  }
+  const page = url.slice(siteUrl.length);
+  const verdict = await judge((expression) => shell.evaluate(page, expression), task);
+  await shell.tidy(verdict.done);
+  return {
+    ...verdict,
+    calls: script.calls,
+    bytesRead: script.bytesRead,
+    toolListBytes: script.toolListBytes,
+    transcript: script.transcript.join('\n') + failure,
+  };
 }

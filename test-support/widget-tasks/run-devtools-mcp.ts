@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { evaluateOnPort } from '../page-eval';
 import { ScriptedAgent } from '../real-app-agent';
 import type { StdioMcp } from '../stdio-client';
-import { judge, runSteps, runUrl, type TaskRun, type ToolDriver } from './drive';
+import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { locate, type ReadNode, withOptions } from './locate';
 import { UPLOAD_CONTENT, type WidgetTask } from './task';
 
@@ -22,8 +22,6 @@ export function devtoolsNodes(answer: string): ReadNode[] {
   }
   return withOptions(nodes);
 }
-
-let runs = 0;
 
 /**
  * Runs a widget task through chrome-devtools-mcp as a model would: it reads the tool list, opens the
@@ -101,26 +99,22 @@ export async function runOnDevtoolsMcp(
     },
     answerNodes: devtoolsNodes,
   };
-  const url = runUrl(siteUrl, task, ++runs);
-  let failure = '';
-  try {
-    await script.listTools();
-    const pages = await script.call('new_page', { url });
-    // Its answer lists the pages as `<id>: <title> (<url>)`.
-    pageId = Number(/^(\d+):/.exec(pages.split('\n').find((line) => line.includes(url)) ?? '')?.[1]);
-    if (!Number.isInteger(pageId)) throw new Error(`no page id for ${url} in: ${pages.slice(0, 500)}`);
-    await runSteps(driver, task.steps);
-  } catch (error) {
-    failure = `\n${error instanceof Error ? error.message : String(error)}`;
-  }
-  const page = url.slice(siteUrl.length);
-  const verdict = await judge((expression) => evaluateOnPort<unknown>(devtoolsPort, page, expression), task);
-  if (pageId) await mcp.call('close_page', { pageId }).catch(() => undefined);
-  return {
-    ...verdict,
-    calls: script.calls,
-    bytesRead: script.bytesRead,
-    toolListBytes: script.toolListBytes,
-    transcript: script.transcript.join('\n') + failure,
-  };
+  return runTask(
+    {
+      driver,
+      open: async (url) => {
+        await script.listTools();
+        const pages = await script.call('new_page', { url });
+        // Its answer lists the pages as `<id>: <title> (<url>)`.
+        pageId = Number(/^(\d+):/.exec(pages.split('\n').find((line) => line.includes(url)) ?? '')?.[1]);
+        if (!Number.isInteger(pageId)) throw new Error(`no page id for ${url} in: ${pages.slice(0, 500)}`);
+      },
+      evaluate: (page, expression) => evaluateOnPort<unknown>(devtoolsPort, page, expression),
+      tidy: async () => {
+        if (pageId) await mcp.call('close_page', { pageId }).catch(() => undefined);
+      },
+    },
+    siteUrl,
+    task,
+  );
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { evaluateOnPort } from '../page-eval';
 import { ScriptedAgent } from '../real-app-agent';
 import type { StdioMcp } from '../stdio-client';
-import { judge, runSteps, runUrl, type TaskRun, type ToolDriver } from './drive';
+import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { type ReadNode, withOptions } from './locate';
 import { UPLOAD_CONTENT, type WidgetTask } from './task';
 
@@ -36,8 +36,6 @@ export function playwrightNodes(answer: string): ReadNode[] {
   }
   return withOptions(nodes);
 }
-
-let runs = 0;
 
 /**
  * Runs a widget task through Playwright MCP as a model would: it reads the tool list, navigates,
@@ -109,29 +107,25 @@ export async function runOnPlaywrightMcp(
     },
     answerNodes: playwrightNodes,
   };
-  const url = runUrl(siteUrl, task, ++runs);
-  let failure = '';
-  try {
-    await script.listTools();
-    await script.call('browser_navigate', { url });
-    await runSteps(driver, task.steps);
-  } catch (error) {
-    failure = `\n${error instanceof Error ? error.message : String(error)}`;
-  }
-  const page = url.slice(siteUrl.length);
-  const verdict = await judge((expression) => evaluateOnPort<unknown>(devtoolsPort, page, expression), task);
-  // Not the agent's cost: a failed run may leave a file chooser or a dialog open, which would block the next task.
-  if (!verdict.done)
-    for (const [tool, args] of [
-      ['browser_file_upload', {}],
-      ['browser_handle_dialog', { accept: false }],
-    ] as const)
-      await mcp.call(tool, args).catch(() => undefined);
-  return {
-    ...verdict,
-    calls: script.calls,
-    bytesRead: script.bytesRead,
-    toolListBytes: script.toolListBytes,
-    transcript: script.transcript.join('\n') + failure,
-  };
+  return runTask(
+    {
+      driver,
+      open: async (url) => {
+        await script.listTools();
+        await script.call('browser_navigate', { url });
+      },
+      evaluate: (page, expression) => evaluateOnPort<unknown>(devtoolsPort, page, expression),
+      // A failed run may leave a file chooser or a dialog open, which would block the next task.
+      tidy: async (done) => {
+        if (done) return;
+        for (const [tool, args] of [
+          ['browser_file_upload', {}],
+          ['browser_handle_dialog', { accept: false }],
+        ] as const)
+          await mcp.call(tool, args).catch(() => undefined);
+      },
+    },
+    siteUrl,
+    task,
+  );
 }

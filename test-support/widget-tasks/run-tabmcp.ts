@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { evaluateIn } from '../page-eval';
 import { type ListedTool, ScriptedAgent } from '../real-app-agent';
 import type { Agent } from '../server-harness';
-import { judge, runSteps, runUrl, type TaskRun, type ToolDriver } from './drive';
+import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { locate, type ReadNode } from './locate';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
@@ -95,8 +95,6 @@ function derivedFor(tools: ListedTool[], step: Step): { tool: string; args: Reco
   return undefined;
 }
 
-let runs = 0;
-
 /**
  * Runs a widget task through tabmcp as a model would: it reads the tool list, opens the page, reads
  * the list again (the page's tools came with it), and for each step calls the tool derived for that
@@ -160,27 +158,23 @@ export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTas
     },
     answerNodes: (answer) => tabmcpNodes(answerText(answer)),
   };
-  const url = runUrl(siteUrl, task, ++runs);
-  let failure = '';
-  try {
-    // A session starts with the tool list; opening the page changes it (the page's tools), so it is read again.
-    await script.listTools();
-    await script.call('open_tab', { url });
-    await script.listTools();
-    await runSteps(driver, task.steps);
-  } catch (error) {
-    failure = `\n${error instanceof Error ? error.message : String(error)}`;
-  }
-  const page = url.slice(siteUrl.length);
-  const verdict = await judge((expression) => evaluateIn<unknown>(agent.stderr, page, expression), task);
-  // Not the agent's cost: the next task starts as a fresh session would, without this page's tools.
-  if (!verdict.done) await agent.call('handle_dialog', { accept: false });
-  await agent.call('close_tab', {});
-  return {
-    ...verdict,
-    calls: script.calls,
-    bytesRead: script.bytesRead,
-    toolListBytes: script.toolListBytes,
-    transcript: script.transcript.join('\n') + failure,
-  };
+  return runTask(
+    {
+      driver,
+      // A session starts with the tool list; opening the page changes it (the page's tools), so it is read again.
+      open: async (url) => {
+        await script.listTools();
+        await script.call('open_tab', { url });
+        await script.listTools();
+      },
+      evaluate: (page, expression) => evaluateIn<unknown>(agent.stderr, page, expression),
+      // The next task starts as a fresh session would, without this page's tools.
+      tidy: async (done) => {
+        if (!done) await agent.call('handle_dialog', { accept: false });
+        await agent.call('close_tab', {});
+      },
+    },
+    siteUrl,
+    task,
+  );
 }
