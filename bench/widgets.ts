@@ -15,7 +15,7 @@ import { type Agent, newMachine, startAgent } from '../test-support/server-harne
 import { waitFor } from '../test-support/wait';
 import { widgetTasks } from '../test-support/widget-tasks/catalog';
 import type { TaskRun } from '../test-support/widget-tasks/drive';
-import { buildWidgetFixtures } from '../test-support/widget-tasks/fixtures';
+import { buildCatalogPages } from '../test-support/widget-tasks/fixtures';
 import { runOnDevtoolsMcp } from '../test-support/widget-tasks/run-devtools-mcp';
 import { runOnPlaywrightMcp } from '../test-support/widget-tasks/run-playwright-mcp';
 import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
@@ -36,7 +36,7 @@ interface Contender {
 }
 
 const files = mkdtempSync(join(tmpdir(), 'tabmcp-bench-widgets-'));
-await buildWidgetFixtures();
+await buildCatalogPages();
 const site = await startExampleServer();
 
 /** A peer attached to its own headless Chromium over CDP (the judge reads pages through the same port). */

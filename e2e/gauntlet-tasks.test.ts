@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { waitFor } from '../test-support/harness';
 import { type Scene, startScene } from '../test-support/server-harness';
 import { widgetTasks } from '../test-support/widget-tasks/catalog';
-import { buildWidgetFixtures } from '../test-support/widget-tasks/fixtures';
+import { buildCatalogPages } from '../test-support/widget-tasks/fixtures';
 import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
 
 /**
@@ -20,7 +20,7 @@ describe('gauntlet: widget tasks, as a user asks them', () => {
   const costs: string[] = [];
 
   before(async () => {
-    await buildWidgetFixtures();
+    await buildCatalogPages();
     files = mkdtempSync(join(tmpdir(), 'tabmcp-widget-files-'));
     scene = await startScene(['--launch']);
     await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');

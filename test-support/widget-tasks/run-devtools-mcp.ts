@@ -5,7 +5,7 @@ import { ScriptedAgent } from '../real-app-agent';
 import type { StdioMcp } from '../stdio-client';
 import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { locate, type ReadNode, withOptions } from './locate';
-import { UPLOAD_CONTENT, type WidgetTask } from './task';
+import { selectTextScript, UPLOAD_CONTENT, type WidgetTask } from './task';
 
 /** A line of chrome-devtools-mcp's snapshot: `uid=1_5 <role> "<name>"? <props>` or `uid=1_4 "<text>"`. */
 const LINE = /^(\s*)uid=(\S+) (?:([\w-]+)(?: |$))?(?:"((?:[^"\\]|\\.)*)")?/;
@@ -85,6 +85,8 @@ export async function runOnDevtoolsMcp(
           await script.call('click', { pageId, uid });
           return script.call('click', { pageId, uid: (await find({ role: 'option', name: step.value })).ref });
         }
+        case 'selectText':
+          return script.call('evaluate_script', { pageId, function: selectTextScript(step.text), args: [uid] });
         case 'press':
           if (!wasFocused) await script.call('click', { pageId, uid });
           return script.call('press_key', { pageId, key: step.key });

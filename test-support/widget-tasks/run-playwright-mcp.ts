@@ -5,7 +5,7 @@ import { ScriptedAgent } from '../real-app-agent';
 import type { StdioMcp } from '../stdio-client';
 import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { type ReadNode, withOptions } from './locate';
-import { UPLOAD_CONTENT, type WidgetTask } from './task';
+import { selectTextScript, UPLOAD_CONTENT, type WidgetTask } from './task';
 
 /** A YAML line of Playwright MCP's snapshot: `- <role> "<name>"? [attr]* [ref=e5]? (: <text>)?`. */
 const LINE = /^(\s*)- (.*)$/;
@@ -86,6 +86,8 @@ export async function runOnPlaywrightMcp(
           await script.call('browser_click', described(target));
           return script.call('browser_click', described(await find({ role: 'option', name: step.value })));
         }
+        case 'selectText':
+          return script.call('browser_evaluate', { ...described(target), function: selectTextScript(step.text) });
         case 'press':
           if (!wasFocused) await script.call('browser_click', described(target));
           return script.call('browser_press_key', { key: step.key });

@@ -145,6 +145,8 @@ export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTas
           });
         case 'select':
           return script.call('act', { handle, action: 'select', value: step.value });
+        case 'selectText':
+          return script.call('act', { handle, action: 'select', value: step.text });
         case 'press':
           return script.call('act', { handle, action: 'press', key: step.key });
         case 'drag':
