@@ -1,22 +1,9 @@
-// Issue 10: the same tasks on pages that publish no tools (examples/apps, examples/dom-patterns),
-// through tabmcp's derived tools, Playwright MCP and chrome-devtools-mcp. Each run is a fresh MCP
-// process and browser, scripted as an agent following each server's tools (test-support/
-// real-app-agent.ts), and counts only when the page itself, read over CDP, shows the task done.
-// Per task and server: success, calls, bytes read (tool lists + results), wall time from process
-// start to the last call (browser launch included). Run: npx tsx bench/real-apps.ts
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { type Browser, chromium } from 'playwright-core';
 import { buildApps } from '../examples/apps/build';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
-import { browserLaunchedBy, devtoolsPortOf } from '../test-support/cdp';
+import { browserLaunchedBy } from '../test-support/cdp';
 import { freePort } from '../test-support/net';
-import { repoRoot } from '../test-support/paths';
 import {
   devtoolsScript,
   playwrightScript,
@@ -26,8 +13,9 @@ import {
   type TaskScript,
   tabmcpScript,
 } from '../test-support/real-app-agent';
-import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
+import type { StdioMcp } from '../test-support/stdio-client';
 import { startTabmcpProcess } from '../test-support/tabmcp-process';
+import { startPeerOnChromium } from './lib/devtools-chromium';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
@@ -50,49 +38,19 @@ interface Contender {
   script: TaskScript;
 }
 
-/** A headless Chromium with a DevTools port, for the servers that attach to a running browser. */
-async function devtoolsChromium(): Promise<{ url: string; close(): Promise<void> }> {
-  const profileDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-rival-'));
-  const child: ChildProcess = spawn(
-    '/usr/bin/chromium',
-    [...chromiumArgs({ headless: true, profileDir }), '--remote-debugging-port=0', 'about:blank'],
-    { stdio: 'ignore' },
-  );
-  const port = await devtoolsPortOf(profileDir, 15_000);
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-      // Chromium's helpers may still be writing the profile for a moment after it exits.
-      await rm(profileDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }).catch(() => {});
-    },
-  };
-}
-
 function rival(script: string, args: (cdpUrl: string) => string[]): () => Promise<Session> {
   return async () => {
-    const chrome = await devtoolsChromium();
-    const workDir = mkdtempSync(join(tmpdir(), 'tabmcp-bench-real-apps-'));
-    const mcp = await startStdioMcp({
-      args: [join(repoRoot, 'node_modules', script), ...args(chrome.url)],
-      cwd: workDir,
-      env: { CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1', CHROME_DEVTOOLS_MCP_NO_UPDATE_CHECKS: '1' },
-      clientName: 'tabmcp-bench-real-apps',
-    });
+    const peer = await startPeerOnChromium(script, args, 'tabmcp-bench-real-apps');
     let cdp: Browser | undefined;
     return {
-      mcp,
+      mcp: peer.mcp,
       browser: async () => {
-        cdp ??= await chromium.connectOverCDP(chrome.url);
+        cdp ??= await chromium.connectOverCDP(peer.chrome.url);
         return cdp;
       },
       close: async () => {
         await cdp?.close().catch(() => {});
-        await mcp.close().catch(() => {});
-        await chrome.close();
-        rmSync(workDir, { recursive: true, force: true, maxRetries: 3 });
+        await peer.close();
       },
     };
   };

@@ -3,12 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { buildComponentFixtures } from '../examples/components/build';
-import { buildGauntlet } from '../examples/gauntlet/build';
-import { buildReactWidgets } from '../examples/widgets-react/build';
 import { waitFor } from '../test-support/harness';
 import { type Scene, startScene } from '../test-support/server-harness';
 import { widgetTasks } from '../test-support/widget-tasks/catalog';
+import { buildCatalogPages } from '../test-support/widget-tasks/fixtures';
 import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
 
 /**
@@ -22,7 +20,7 @@ describe('gauntlet: widget tasks, as a user asks them', () => {
   const costs: string[] = [];
 
   before(async () => {
-    await Promise.all([buildGauntlet(), buildComponentFixtures(), buildReactWidgets()]);
+    await buildCatalogPages();
     files = mkdtempSync(join(tmpdir(), 'tabmcp-widget-files-'));
     scene = await startScene(['--launch']);
     await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');

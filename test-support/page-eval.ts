@@ -10,7 +10,11 @@ type Target = { type: string; url: string; webSocketDebuggerUrl: string };
  */
 export async function evaluateIn<T>(stderr: () => string, urlPart: string, expression: string): Promise<T> {
   const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
-  const port = await devtoolsPortOf(profileDir, 10_000);
+  return evaluateOnPort<T>(await devtoolsPortOf(profileDir, 10_000), urlPart, expression);
+}
+
+/** The same, in a browser whose DevTools port is known (one the caller launched). */
+export async function evaluateOnPort<T>(port: string, urlPart: string, expression: string): Promise<T> {
   const target = await waitFor(
     async () => {
       const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];

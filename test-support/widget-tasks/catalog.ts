@@ -1,12 +1,15 @@
+import { dialogTasks } from './catalog/dialogs';
 import { downshiftTasks } from './catalog/downshift';
 import { headlessUiTasks } from './catalog/headlessui';
 import { muiTasks } from './catalog/mui';
+import { plainHtmlTasks } from './catalog/plain-html';
 import { radixSelectTasks } from './catalog/radix-select';
 import { reactDatepickerTasks } from './catalog/react-datepicker';
 import { reactSelectTasks } from './catalog/react-select';
 import { sortableTasks } from './catalog/sortablejs';
 import { tanstackTableTasks } from './catalog/tanstack-table';
 import { tomSelectTasks } from './catalog/tom-select';
+import { webComponentTasks } from './catalog/web-components';
 import type { WidgetTask } from './task';
 
 /** Every widget task, one module per library (add a library's module here). */
@@ -20,4 +23,7 @@ export const widgetTasks: WidgetTask[] = [
   ...muiTasks,
   ...tanstackTableTasks,
   ...reactDatepickerTasks,
+  ...plainHtmlTasks,
+  ...webComponentTasks,
+  ...dialogTasks,
 ];

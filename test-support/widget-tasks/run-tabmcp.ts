@@ -1,110 +1,182 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateIn } from '../page-eval';
-import { ScriptedAgent } from '../real-app-agent';
+import { type ListedTool, ScriptedAgent } from '../real-app-agent';
 import type { Agent } from '../server-harness';
+import { runTask, type TaskRun, type ToolDriver } from './drive';
+import { locate, type ReadNode } from './locate';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
-/** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>" (= "<value>")? (<flags>)? <handle>]`. */
+/** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>"? (= "<value>")? (<flags>)? <handle>]`. */
 const TOKEN = /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
+const LIST_ITEM = /^(\s*)(?:[-*+]|\d+\.) /;
 
-export interface TaskRun {
-  done: boolean;
-  calls: number;
-  bytesRead: number;
-  /** Every call and its answer, to explain a failure. */
-  transcript: string;
-  /** The page's `state` expression when the task is not done. */
-  state?: unknown;
+/** tabmcp's page read (Markdown with a token per control) as nodes; a list item holds what its line shows. */
+export function tabmcpNodes(read: string): ReadNode[] {
+  const nodes: ReadNode[] = [];
+  for (const line of read.split('\n')) {
+    const item = LIST_ITEM.exec(line);
+    const depth = item ? Math.floor((item[1] ?? '').length / 2) * 2 : 0;
+    if (item) nodes.push({ role: 'listitem', name: line.replace(TOKEN, ' ').replace(LIST_ITEM, ''), depth });
+    const inside = item ? depth + 1 : 0;
+    let last = 0;
+    const text = (upTo: number) => {
+      const words = line
+        .slice(last, upTo)
+        .replace(LIST_ITEM, '')
+        .replace(/^[#>|\s]+|[|\s]+$/g, '')
+        .trim();
+      if (words) nodes.push({ role: '', name: words, depth: inside });
+    };
+    for (const match of line.matchAll(TOKEN)) {
+      text(match.index);
+      last = match.index + match[0].length;
+      const [, role = '', rawName = '', handle] = match;
+      nodes.push({ role, name: rawName.replace(/\\(.)/g, '$1'), ref: handle, depth: inside });
+    }
+    text(line.length);
+  }
+  return nodes;
 }
 
-const matches = (target: Target, role: string, name: string) =>
-  (target.role === undefined || role === target.role) &&
-  (target.starts ? name.startsWith(target.name) : name === target.name);
+/** Every string in an answer that is JSON (tabmcp's answers are), else the answer itself. */
+function answerText(answer: string): string {
+  const strings: string[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') strings.push(value);
+    else if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+  };
+  try {
+    walk(JSON.parse(answer));
+    return strings.join('\n');
+  } catch {
+    return answer;
+  }
+}
 
-/** The handle of the element the target names, in a read of the page; undefined when it is not there. */
-function handleIn(read: string, target: Target): string | undefined {
-  for (const found of read.matchAll(TOKEN)) {
-    const [, role, rawName, handle] = found;
-    const name = rawName ? rawName.replace(/\\(.)/g, '$1').trim() : labelBefore(read, found.index);
-    if (role && handle && matches(target, role, name)) return handle;
+const quoted = (name: string) => `"${name}`;
+
+/**
+ * The tool tabmcp derived for this step, where its description names the target as the page does
+ * (`Type into "Full name"`, `Click the "Book" button`, `… switch "Window seat" …`): a model calls it
+ * instead of reading the page for a handle.
+ */
+function derivedFor(tools: ListedTool[], step: Step): { tool: string; args: Record<string, unknown> } | undefined {
+  if (step.act === 'dialog' || step.target.name === undefined || step.target.in !== undefined) return undefined;
+  const name = step.target.name;
+  const says = (tool: ListedTool, words: string) => tool.description?.includes(words) === true;
+  const has = (tool: ListedTool, property: string) => tool.inputSchema.properties?.[property] !== undefined;
+  const choose = (matches: (tool: ListedTool) => boolean) => tools.find((tool) => matches(tool))?.name;
+  if (step.act === 'fill') {
+    const tool = choose((candidate) => says(candidate, `Type into ${quoted(name)}`) && has(candidate, 'value'));
+    return tool ? { tool, args: { value: step.value, ...(step.submit ? { submit: true } : {}) } } : undefined;
+  }
+  if (step.act === 'click' && (step.target.role === 'checkbox' || step.target.role === 'switch')) {
+    const tool = choose((candidate) => says(candidate, `${step.target.role} "${name}"`) && has(candidate, 'checked'));
+    return tool ? { tool, args: { checked: true } } : undefined;
+  }
+  if (step.act === 'click') {
+    const tool = choose(
+      (candidate) =>
+        says(candidate, `Click the "${name}${step.target.starts ? '' : '"'}`) &&
+        Object.keys(candidate.inputSchema.properties ?? {}).length === 0,
+    );
+    return tool ? { tool, args: {} } : undefined;
+  }
+  if (step.act === 'select') {
+    const tool = choose(
+      (candidate) =>
+        says(candidate, `"${name}"`) &&
+        (candidate.inputSchema.properties?.value?.enum ?? []).some((option) => option === step.value),
+    );
+    return tool ? { tool, args: { value: step.value } } : undefined;
   }
   return undefined;
 }
 
 /**
- * A field's name when its token leaves it out: the read writes a field's <label> as the text right
- * before its token (`Departure date [textbox = "" k1]`), as a model reads it.
- */
-function labelBefore(read: string, at: number): string {
-  const line = read.slice(0, at).trimEnd().split('\n').at(-1) ?? '';
-  return line.slice(line.lastIndexOf(']') + 1).trim();
-}
-
-/**
- * Runs a widget task through tabmcp as a model would: it reads the tool list once, finds each
- * element by a find-in-page of its name (the whole page when that finds nothing), and acts on its
- * handle; then reads the library's state over CDP. The agent must be connected to its browser.
+ * Runs a widget task through tabmcp as a model would: it reads the tool list, opens the page, reads
+ * the list again (the page's tools came with it), and for each step calls the tool derived for that
+ * element where one fits, or finds the element by a find-in-page of its name (the whole page when
+ * that finds nothing) and acts on its handle; then reads the library's state over CDP. The agent
+ * must be connected to its browser.
  */
 export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTask, files: string): Promise<TaskRun> {
   const script = new ScriptedAgent(agent);
-  const find = async (target: Target): Promise<string> => {
-    const found = handleIn(await script.call('get_page_content', { query: target.name }), target);
-    if (found) return found;
-    const whole = await script.call('get_page_content', { maxChars: 50_000 });
-    const handle = handleIn(whole, target);
-    if (!handle) throw new Error(`no [${target.role ?? 'any role'} "${target.name}"] in the page read`);
-    return handle;
-  };
-  const perform = async (step: Step): Promise<void> => {
-    const handle = await find(step.target);
-    switch (step.act) {
-      case 'click':
-      case 'hover':
-      case 'dblclick':
-        await script.call('act', { handle, action: step.act });
-        return;
-      case 'fill':
-        await script.call('act', {
-          handle,
-          action: 'fill',
-          value: step.value,
-          ...(step.submit ? { submit: true } : {}),
-        });
-        return;
-      case 'select':
-        await script.call('act', { handle, action: 'select', value: step.value });
-        return;
-      case 'press':
-        await script.call('act', { handle, action: 'press', key: step.key });
-        return;
-      case 'drag':
-        await script.call('act', { handle, action: 'drag', value: await find(step.to) });
-        return;
-      case 'upload': {
-        const path = join(files, step.file);
-        writeFileSync(path, UPLOAD_CONTENT);
-        await script.call('act', { handle, action: 'upload', value: path });
-        return;
+  let readOnce = false;
+  const driver: ToolDriver = {
+    agent: script,
+    read: async (target: Target) => {
+      // A model looks at a page it just opened as a whole; later it searches it for what it needs.
+      const query = target.in ?? target.name;
+      const reads: Array<Record<string, unknown>> = [
+        ...(readOnce ? [] : [{}]),
+        ...(query ? [{ query }] : []),
+        { maxChars: 50_000 },
+      ];
+      readOnce = true;
+      let nodes: ReadNode[] = [];
+      for (const args of reads) {
+        nodes = tabmcpNodes(await script.call('get_page_content', args));
+        if (locate(nodes, target)) break;
       }
-    }
+      return nodes;
+    },
+    direct: async (step) => {
+      const derived = derivedFor(script.tools, step);
+      return derived ? script.call(derived.tool, derived.args) : undefined;
+    },
+    act: async (step, { target, to }) => {
+      if (step.act === 'dialog')
+        return script.call('handle_dialog', { accept: step.accept, ...(step.text ? { text: step.text } : {}) });
+      const handle = target?.ref;
+      switch (step.act) {
+        case 'click':
+        case 'hover':
+        case 'dblclick':
+          return script.call('act', { handle, action: step.act });
+        case 'fill':
+          return script.call('act', {
+            handle,
+            action: 'fill',
+            value: step.value,
+            ...(step.submit ? { submit: true } : {}),
+          });
+        case 'select':
+          return script.call('act', { handle, action: 'select', value: step.value });
+        case 'selectText':
+          return script.call('act', { handle, action: 'select', value: step.text });
+        case 'press':
+          return script.call('act', { handle, action: 'press', key: step.key });
+        case 'drag':
+          return script.call('act', { handle, action: 'drag', value: to?.ref });
+        case 'upload': {
+          const path = join(files, step.file);
+          writeFileSync(path, UPLOAD_CONTENT);
+          return script.call('act', { handle, action: 'upload', value: path });
+        }
+      }
+    },
+    answerNodes: (answer) => tabmcpNodes(answerText(answer)),
   };
-  const url = `${siteUrl}${task.path}`;
-  let failure = '';
-  try {
-    await script.call('open_tab', { url });
-    await script.listTools();
-    for (const step of task.steps) await perform(step);
-  } catch (error) {
-    failure = `\n${error instanceof Error ? error.message : String(error)}`;
-  }
-  const page = new URL(url).pathname;
-  const done = (await evaluateIn<boolean>(agent.stderr, page, task.done)) === true;
-  return {
-    done,
-    calls: script.calls,
-    bytesRead: script.bytesRead,
-    transcript: script.transcript.join('\n') + failure,
-    ...(done || !task.state ? {} : { state: await evaluateIn<unknown>(agent.stderr, page, task.state) }),
-  };
+  return runTask(
+    {
+      driver,
+      // A session starts with the tool list; opening the page changes it (the page's tools), so it is read again.
+      open: async (url) => {
+        await script.listTools();
+        await script.call('open_tab', { url });
+        await script.listTools();
+      },
+      evaluate: (page, expression) => evaluateIn<unknown>(agent.stderr, page, expression),
+      // The next task starts as a fresh session would, without this page's tools.
+      tidy: async (done) => {
+        if (!done) await agent.call('handle_dialog', { accept: false });
+        await agent.call('close_tab', {});
+      },
+    },
+    siteUrl,
+    task,
+  );
 }

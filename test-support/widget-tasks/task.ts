@@ -14,9 +14,11 @@
  */
 export interface Target {
   role?: string;
-  /** The accessible name, matched exactly (after trimming); `starts` matches its beginning. */
-  name: string;
+  /** The accessible name, matched exactly (after trimming); `starts` matches its beginning. Leave it out for an unnamed control found by `in`. */
+  name?: string;
   starts?: boolean;
+  /** The row, item or card whose text contains this: the target is the one inside it (the "Delete" of "Water plants"). */
+  in?: string;
 }
 
 export type Step =
@@ -25,12 +27,19 @@ export type Step =
   | { act: 'fill'; target: Target; value: string; submit?: boolean }
   /** Picks the option `value` of a native `<select>` or of a combobox (typed or opened, then chosen). */
   | { act: 'select'; target: Target; value: string }
+  /**
+   * Selects the piece `text` of what a text box or rich-text editor holds, as a person drags over it
+   * (so the editor's toolbar or a key then applies to it).
+   */
+  | { act: 'selectText'; target: Target; text: string }
   /** Presses a key (`Enter`, `Escape`, `ArrowDown`, `Control+b` …) on the element. */
   | { act: 'press'; target: Target; key: string }
   /** Drags the element onto `to`. */
   | { act: 'drag'; target: Target; to: Target }
   /** Gives the file named `file` (made for the run, `fileBytes` long) to a file field. */
-  | { act: 'upload'; target: Target; file: string };
+  | { act: 'upload'; target: Target; file: string }
+  /** Answers the native dialog (alert, confirm, prompt) the last step opened: OK or Cancel, `text` for a prompt. */
+  | { act: 'dialog'; accept: boolean; text?: string };
 
 export interface WidgetTask {
   /** `<library>/<task>`, e.g. `tom-select/pick-canada`. */
@@ -46,6 +55,34 @@ export interface WidgetTask {
   done: string;
   /** Evaluated in the page when `done` is false, to explain the failure (the library's state). */
   state?: string;
+}
+
+/**
+ * For the tools with no action that selects text (Playwright MCP, chrome-devtools-mcp): the script a
+ * model passes to their evaluate tool, with the element, to select `text` in it.
+ */
+export function selectTextScript(text: string): string {
+  return `(element) => {
+  const text = ${JSON.stringify(text)};
+  element.focus();
+  if ('setSelectionRange' in element) {
+    const at = element.value.indexOf(text);
+    element.setSelectionRange(at, at + text.length);
+    return at >= 0;
+  }
+  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const at = node.textContent.indexOf(text);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + text.length);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    return true;
+  }
+  return false;
+}`;
 }
 
 /** The size of every file an upload step makes (bytes of `%PDF-1.4 tabmcp gauntlet\n`). */

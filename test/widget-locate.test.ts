@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { locate } from '../test-support/widget-tasks/locate';
+import { devtoolsNodes } from '../test-support/widget-tasks/run-devtools-mcp';
+import { playwrightNodes } from '../test-support/widget-tasks/run-playwright-mcp';
+import { tabmcpNodes } from '../test-support/widget-tasks/run-tabmcp';
+
+/**
+ * The widget bench's runners find a task's elements in what each tool wrote, the same way for all
+ * three (bench/widgets.ts): saved answers of each tool, and the element a model would pick.
+ */
+describe('widget tasks: finding an element by role and name in each tool’s read', () => {
+  const playwright = playwrightNodes(
+    [
+      '### Snapshot',
+      '```yaml',
+      '- generic [active] [ref=e1]:',
+      '  - list [ref=f1e4]:',
+      '    - listitem [ref=f1e5]: Pay rent',
+      '  - combobox [ref=e3]:',
+      '    - option "Canada"',
+      '  - combobox "Country" [ref=e6] [cursor=pointer]',
+      '  - \'heading "Step 1: who is it for?" [level=2] [ref=f2e4]\'',
+      '  - generic [ref=f5e36]:',
+      '    - text: Window seat',
+      '    - switch [ref=f5e39] [cursor=pointer]',
+      '```',
+    ].join('\n'),
+  );
+  const devtools = devtoolsNodes(
+    [
+      'uid=2_0 RootWebArea "Board" url="http://x"',
+      '  uid=2_2 listitem level="1"',
+      '    uid=2_3 "Pay rent"',
+      '  uid=1_3 combobox expandable haspopup="menu" value="Type a country"',
+      '    uid=1_9 option "Canada"',
+      '  uid=4_4 form',
+      '    uid=4_8 "Window seat "',
+      '    uid=4_9 switch',
+      '  uid=2_4 checkbox',
+      '  uid=2_5 "Walk the dog"',
+      '  uid=2_6 checkbox',
+      '  uid=2_7 "Water plants"',
+    ].join('\n'),
+  );
+  const tabmcp = tabmcpNodes(
+    [
+      '# Chores',
+      '- [button "Call mom" s759] [button "Remove" (on hover) s291]',
+      '- [button "Water plants" s539] [button "Remove" (on hover) s739]',
+      'Attach a report [button s783]',
+      '[clickable k348]',
+      '',
+      'Train',
+      '[combobox "Country" = "" (collapsed) a644]',
+    ].join('\n'),
+  );
+
+  it('by role and name, with the names as each tool escapes or quotes them', () => {
+    assert.equal(locate(playwright, { role: 'combobox', name: 'Country' })?.ref, 'e6');
+    assert.equal(locate(playwright, { role: 'heading', name: 'Step 1: who is it for?' })?.ref, 'f2e4');
+    assert.equal(locate(tabmcp, { role: 'combobox', name: 'Country' })?.ref, 'a644');
+    assert.equal(locate(devtools, { role: 'option', name: 'Canada' })?.ref, '1_9');
+  });
+
+  it('an element the tool lists without a ref is not a target (a native option under its select)', () => {
+    assert.equal(locate(playwright, { role: 'option', name: 'Canada' }), undefined);
+    assert.deepEqual(
+      playwright.find((node) => node.ref === 'e3')?.options,
+      ['Canada'],
+      'a native select knows its options',
+    );
+  });
+
+  it('text stands for the list item that holds it, or for the unnamed control beside it', () => {
+    assert.equal(locate(playwright, { name: 'Pay rent' })?.ref, 'f1e5');
+    assert.equal(locate(devtools, { name: 'Pay rent' })?.ref, '2_2');
+    assert.equal(locate(devtools, { role: 'switch', name: 'Window seat' })?.ref, '4_9', 'not the form around it');
+    assert.equal(locate(playwright, { role: 'switch', name: 'Window seat' })?.ref, 'f5e39');
+    assert.equal(locate(tabmcp, { name: 'Attach a report' })?.ref, 's783');
+    assert.equal(locate(tabmcp, { role: 'tab', name: 'Train' })?.ref, 'k348');
+  });
+
+  it('`in` picks the one inside the row that holds the text', () => {
+    assert.equal(locate(tabmcp, { role: 'button', name: 'Remove', in: 'Water plants' })?.ref, 's739');
+    assert.equal(locate(tabmcp, { role: 'button', name: 'Remove', in: 'Call mom' })?.ref, 's291');
+    assert.equal(locate(devtools, { role: 'checkbox', in: 'Walk the dog' })?.ref, '2_4');
+  });
+});
