@@ -43,4 +43,11 @@ describe('the built tabmcp bundle (node scripts/build.mjs)', () => {
       .map(([file]) => file);
     assert.deepEqual(withImport, [], 'use packages/server/src/link/node-http.ts');
   });
+
+  it('imports node:util with require, not import, at start (on Node 22 its ESM facade loads worker_threads: ~1 MiB)', () => {
+    const withImport = [...startupChunks()]
+      .filter(([, text]) => /from\s*"(node:)?util"|import\s*"(node:)?util"/.test(text))
+      .map(([file]) => file);
+    assert.deepEqual(withImport, [], 'use packages/server/src/node-util.ts');
+  });
 });

@@ -21,11 +21,26 @@ export function residentMiB(pid: number): number {
   return match ? Math.round((Number(match[1]) / 1024) * 10) / 10 : Number.NaN;
 }
 
-/** The floor for memory: an idle `node` process of the same binary. */
+/**
+ * The floor for memory: an idle `node` process of the same binary, read once it has started (it says
+ * so on stdout) and settled. A fixed delay read a half-started node on a loaded machine (21 MiB).
+ */
 export async function bareNodeResidentMiB(node = process.execPath): Promise<number> {
-  const child = spawn(node, ['-e', 'setTimeout(() => {}, 5000)'], { stdio: 'ignore' });
-  await new Promise((done) => setTimeout(done, 500));
-  const mib = residentMiB(child.pid ?? 0);
-  child.kill();
-  return mib;
+  const child = spawn(node, ['-e', "process.stdout.write('up'); setTimeout(() => {}, 10000)"], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  try {
+    await new Promise<void>((started, failed) => {
+      const timer = setTimeout(() => failed(new Error('the bare node did not start within 10 s')), 10_000);
+      child.stdout.once('data', () => {
+        clearTimeout(timer);
+        started();
+      });
+    });
+    // Start-up's last allocations and the first idle GC, as the tabmcp process has had by then.
+    await new Promise((settled) => setTimeout(settled, 500));
+    return residentMiB(child.pid ?? 0);
+  } finally {
+    child.kill();
+  }
 }

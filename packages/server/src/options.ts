@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { DEFAULT_BROWSER_LINK_PORT } from '@tabmcp/protocol';
 import { type LogLevel, parseLogLevel } from './log';
+import { parseArgs } from './node-util';
 
 export interface CliOptions {
   launch: boolean;
