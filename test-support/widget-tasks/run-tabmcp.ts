@@ -5,8 +5,11 @@ import { ScriptedAgent } from '../real-app-agent';
 import type { Agent } from '../server-harness';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
-/** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>" (= "<value>")? (<flags>)? <handle>]`. */
-const TOKEN = /\[([a-z]+)(?: [☑☐])? "((?:[^"\\]|\\.)*)"(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
+/**
+ * One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>"? (= "<value>")? (<flags>)? <handle>]`.
+ * A field whose `<label>` is shown has no name in its token: the label's text stands right before it.
+ */
+const TOKEN = /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
 
 export interface TaskRun {
   done: boolean;
@@ -24,11 +27,19 @@ const matches = (target: Target, role: string, name: string) =>
 
 /** The handle of the element the target names, in a read of the page; undefined when it is not there. */
 function handleIn(read: string, target: Target): string | undefined {
-  for (const [, role, rawName, handle] of read.matchAll(TOKEN)) {
-    const name = (rawName ?? '').replace(/\\(.)/g, '$1').trim();
+  for (const found of read.matchAll(TOKEN)) {
+    const [, role, rawName, handle] = found;
+    const name = (rawName ?? labelBefore(read, found.index)).replace(/\\(.)/g, '$1').trim();
     if (role && handle && matches(target, role, name)) return handle;
   }
   return undefined;
+}
+
+/** The text between the previous token (or line start) and the one at `index`: a shown label. */
+function labelBefore(read: string, index: number): string {
+  const before = read.slice(0, index);
+  const start = Math.max(before.lastIndexOf('\n'), before.lastIndexOf(']')) + 1;
+  return before.slice(start);
 }
 
 /**
@@ -64,6 +75,9 @@ export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTas
         return;
       case 'select':
         await script.call('act', { handle, action: 'select', value: step.value });
+        return;
+      case 'selectText':
+        await script.call('act', { handle, action: 'select', value: step.text });
         return;
       case 'press':
         await script.call('act', { handle, action: 'press', key: step.key });

@@ -25,6 +25,11 @@ export type Step =
   | { act: 'fill'; target: Target; value: string; submit?: boolean }
   /** Picks the option `value` of a native `<select>` or of a combobox (typed or opened, then chosen). */
   | { act: 'select'; target: Target; value: string }
+  /**
+   * Selects the piece `text` of what a text box or rich-text editor holds, as a person drags over it
+   * (so the editor's toolbar or a key then applies to it).
+   */
+  | { act: 'selectText'; target: Target; text: string }
   /** Presses a key (`Enter`, `Escape`, `ArrowDown`, `Control+b` …) on the element. */
   | { act: 'press'; target: Target; key: string }
   /** Drags the element onto `to`. */

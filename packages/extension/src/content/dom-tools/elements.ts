@@ -1,4 +1,5 @@
 import { isTag } from './composed-tree';
+import { isStyledControl } from './styled-controls';
 import { accessibleName, clean, quoted } from './text';
 
 /** What an agent can act on: native controls, links, ARIA widgets, and elements made focusable or clickable. */
@@ -63,7 +64,7 @@ const INPUT_ROLES: Record<string, string> = {
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
-  return element.matches(INTERACTIVE) || isRovingMember(element);
+  return element.matches(INTERACTIVE) || isRovingMember(element) || isStyledControl(element);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { composedChildNodes, composedQuery, frameDocument, isTag } from './composed-tree';
+import { composedChildNodes, composedQuery, composedQueryAll, frameDocument, isTag } from './composed-tree';
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
@@ -226,11 +226,20 @@ class Walker {
   #interactive(element: Element, onHover: boolean): boolean {
     const handle = this.#context.handles.of(element);
     const text = element.textContent ?? '';
+    // A control whose few words sit in a block of their own (an autocomplete's `<li><div>Canada`) is
+    // still one token: only a long text or a control inside makes it a container.
     const container =
       !isTag(element, 'select') &&
-      (text.length > MAX_TOKEN_TEXT * 3 || composedQuery(element, `${BLOCK_CHILD}, ${NESTED_CONTROLS}`) !== undefined);
+      (text.length > MAX_TOKEN_TEXT * 3 ||
+        composedQuery(element, NESTED_CONTROLS) !== undefined ||
+        (composedQuery(element, BLOCK_CHILD) !== undefined &&
+          (clean(text).length > MAX_TOKEN_TEXT || composedQueryAll(element, '*').some(isInteractive))));
     const link = isTag(element, 'a') ? shortHref(element) : '';
-    const written = token(element, handle, { onHover, withName: !container });
+    // A container's text follows its token; a name given by aria-label is no text of it, so it stays.
+    const written = token(element, handle, {
+      onHover,
+      withName: !container || accessibleName(element).from === 'aria',
+    });
     this.#budget.written += written.length;
     // A row of a tree grid or a tree item is a line of its own, as a person sees it.
     const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
@@ -250,7 +259,8 @@ class Walker {
 const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
-const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
+// A hidden input (a form value a component keeps beside its control) is no control a person sees.
+const NESTED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;
