@@ -10,8 +10,27 @@
 const CURSORS = new Set(['pointer', 'move', 'grab', 'grabbing']);
 const INNER_CONTROL = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
+/** Verdicts hold for one synchronous run (a derivation, a read), as visibility's do: asked once per element. */
+let verdicts: WeakMap<Element, boolean> | undefined;
+
 export function isStyledControl(element: Element): boolean {
   if (element.getAttribute('draggable') === 'true') return true;
+  if (element.localName !== 'li' && element.getAttribute('tabindex') !== '-1') return false;
+  if (!verdicts) {
+    verdicts = new WeakMap();
+    queueMicrotask(() => {
+      verdicts = undefined;
+    });
+  }
+  let verdict = verdicts.get(element);
+  if (verdict === undefined) {
+    verdict = judge(element);
+    verdicts.set(element, verdict);
+  }
+  return verdict;
+}
+
+function judge(element: Element): boolean {
   // Only these are looked at: computing every element's cursor would cost a page of thousands.
   const item = element.localName === 'li';
   if (!item && element.getAttribute('tabindex') !== '-1') return false;
