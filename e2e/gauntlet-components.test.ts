@@ -108,12 +108,12 @@ describe('gauntlet: web-component libraries (shadow DOM, comboboxes, sortable he
     // <md-primary-tab> takes its role from ElementInternals: the roving tabindex of the group gives it a handle.
     let read = await agent.call('get_page_content');
     await agent.call('act', {
-      handle: handleIn(read, /\[clickable ([a-z]\d+)\]\s*Train/, 'the Train tab'),
+      handle: handleIn(read, /\[clickable "Train" ([a-z]\d+)\]/, 'the Train tab'),
       action: 'click',
     });
     await agent.call(described(agent, /"Traveller"/).name, { value: 'Ada Lovelace' });
     read = await agent.call('get_page_content');
-    const destination = handleIn(read, /\[combobox[^\]]* ([a-z]\d+)\]\s*Destination/, 'the Destination select');
+    const destination = handleIn(read, /\[combobox "Destination"[^\]]* ([a-z]\d+)\]/, 'the Destination select');
     await agent.call('act', { handle: destination, action: 'select', value: 'Japan' });
     await agent.call(described(agent, /"Window seat"/).name, { checked: true });
     await agent.call(described(agent, /"Book"/).name);
