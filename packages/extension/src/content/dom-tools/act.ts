@@ -5,7 +5,7 @@ import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
 import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
-import { fillOrTrusted, syntheticOrTrusted } from './no-effect-retry';
+import { syntheticOrTrusted } from './no-effect-retry';
 import { expectChecked, expectSelected, expectValue } from './readback';
 import { isShown, quoted } from './text';
 import { holdsText, selectTextIn } from './text-range';
@@ -130,15 +130,8 @@ export async function actOn(
         async () => {
           // Trusted typing presses Enter itself: its value is read back only when it does not submit.
           if (trusted && (await trustedFill(element, value, submit))) return;
-          if (!submit) {
-            await fillOrTrusted(
-              () => fillText(element, value),
-              readback,
-              () => trustedFill(element, value, false),
-            );
-            return;
-          }
           fillText(element, value);
+          if (!submit) return;
           typed = readback();
           await pageTurn();
           pressKey(element, 'Enter');

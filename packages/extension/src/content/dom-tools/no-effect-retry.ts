@@ -12,7 +12,6 @@ import { currentInputMode } from './trusted';
  * pressed is no effect; a row order, a flag such as `sorted`, a menu that opened is), no navigation
  * began, and the URL and the element's value and checked state are unchanged. Native controls and links are never retried: their default action
  * changes a property no observer sees (a checkbox's `checked`), and a second activation would undo it.
- * A fill is retried when its value did not stick (its readback).
  */
 const FRAMES_BOUND_MS = 100;
 /** Follow-ups are timers of 500 ms at most (page-activity) and requests: waited for up to this long. */
@@ -109,15 +108,4 @@ function frames(count: number): Promise<void> {
       });
     next(count);
   });
-}
-
-/** Fills with page events; under auto, types it with the browser's keys when the value did not stick. */
-export async function fillOrTrusted(
-  fill: () => void,
-  didNotStick: () => string | undefined,
-  trusted: () => Promise<boolean>,
-): Promise<void> {
-  fill();
-  if (didNotStick() === undefined || (await currentInputMode()) !== 'auto') return;
-  await trusted();
 }
