@@ -2,7 +2,7 @@
 // page of 1,000 interactive elements, and a page of 10,000 kept within the link's size caps. The
 // derivation runs in headless Chromium on the extension's own DomToolServer; its floor, measured
 // in the same page, is one querySelectorAll pass that asks each interactive element whether it is
-// visible. "Ready" adds the content script's fixed wait for a page server (DOM_TOOLS_AFTER_MS).
+// visible. "Ready" adds the content script's wait for a page server (DOM_TOOLS_AFTER_MS).
 // Issue 23 adds the same 1,000 elements inside nested shadow roots, under the same 300 ms bar.
 // Run: npx tsx bench/dom-scale.ts
 import { startDomHarness } from '../test-support/dom-in-chromium';
@@ -11,11 +11,15 @@ import { type Figure, machine, ratio, writeResult } from './lib/results';
 import { median } from './lib/stats';
 
 const RUNS = Number(process.env.DOM_SCALE_RUNS ?? iterations(7, 1));
-/** packages/extension/src/content/content-script.ts: how long a page gets to answer as an MCP server. */
-const DOM_TOOLS_AFTER_MS = 150;
+/**
+ * packages/extension/src/content/content-script.ts: how long a page gets to answer as an MCP server.
+ * No fixed wait since docs/decisions.md 190 (the page's next turn, well under a millisecond).
+ */
+const DOM_TOOLS_AFTER_MS = 0;
 const READY_BAR_MS = 300;
 const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 const LARGE = 100_000;
+const LARGE_RUNS = Number(process.env.DOM_SCALE_LARGE_RUNS ?? iterations(3, 1));
 const FIRST_READ_BAR_MS = 2_000;
 
 /**
@@ -109,31 +113,61 @@ try {
         : { bar: `tool list ≤ ${MAX_MESSAGE_BYTES} B (the link cap)` }),
     });
   }
-  // Issue 25: the first read of a 100,000-element page, once its tools were derived (as the content
-  // script derives them at load), answers within 2 s; handles are handed out in linear time.
-  const page = await harness.page();
-  await page.setContent(pageOf(LARGE / 4));
-  await harness.load(page);
-  const large = await page.evaluate(`(async () => {
-    const { DomToolServer } = globalThis.__domTools;
-    const derivedAt = performance.now();
-    const server = new DomToolServer(document);
-    const deriveMs = performance.now() - derivedAt;
-    const readAt = performance.now();
-    const first = await server.call('get_page_content', {});
-    const readMs = performance.now() - readAt;
-    return { deriveMs, readMs, chars: first.content[0].text.length };
-  })()`);
-  await page.close();
-  const { deriveMs, readMs } = large as { deriveMs: number; readMs: number };
+  // Issue 25: on a page of 100,000 interactive elements the first tools list and the first read
+  // answer within 2 s together (the tools are derived at load, then the agent reads), beside a floor
+  // measured in the same page: one native query of the interactive elements, each asked whether it
+  // shows. A read of the last part walks the whole page and hands every control its handle: linear.
+  const large: Array<{ deriveMs: number; readMs: number; lastReadMs: number; floorMs: number; total: number }> = [];
+  for (let run = 0; run < LARGE_RUNS; run++) {
+    const page = await harness.page();
+    page.setDefaultTimeout(300_000);
+    await page.setContent(pageOf(LARGE / 4));
+    await harness.load(page);
+    large.push(
+      (await page.evaluate(`(async () => {
+        const { DomToolServer } = globalThis.__domTools;
+        const floorAt = performance.now();
+        let shown = 0;
+        for (const element of document.querySelectorAll('a[href], button, input, select, textarea'))
+          if (element.checkVisibility()) shown++;
+        const floorMs = shown >= 0 ? performance.now() - floorAt : 0;
+        const derivedAt = performance.now();
+        const server = new DomToolServer(document);
+        const deriveMs = performance.now() - derivedAt;
+        const readAt = performance.now();
+        await server.call('get_page_content', {});
+        const readMs = performance.now() - readAt;
+        const lastAt = performance.now();
+        const last = await server.call('get_page_content', { offset: 100000000 });
+        const lastReadMs = performance.now() - lastAt;
+        const total = Number(/of (\\d+)\\)/.exec(last.content[0].text)?.[1] ?? 0);
+        return { deriveMs, readMs, lastReadMs, floorMs, total };
+      })()`)) as (typeof large)[number],
+    );
+    await page.close();
+  }
+  const round = (values: number[]) => Math.round(median(values));
+  const deriveMs = round(large.map((run) => run.deriveMs));
+  const readMs = round(large.map((run) => run.readMs));
+  const firstMs = round(large.map((run) => run.deriveMs + run.readMs));
   series[`elements${LARGE}`] = large;
   figures.push({
-    name: '100,000 interactive elements: first get_page_content after load',
-    value: Math.round(readMs),
+    name: '100,000 interactive elements: first tools list and first get_page_content',
+    value: firstMs,
     unit: 'ms',
-    beside: { label: 'deriving the tools before it (at load)', value: Math.round(deriveMs) },
-    meaning: 'the first page of the read walks only what it shows; the tools are derived once at load, before',
+    beside: {
+      label: 'floor: one visibility pass over the same elements',
+      value: round(large.map((run) => run.floorMs)),
+    },
+    meaning: `${deriveMs} ms to derive the tools (at load) + ${readMs} ms for the first read (p50 of ${LARGE_RUNS}); the read walks only what it shows`,
     bar: `≤ ${FIRST_READ_BAR_MS} ms`,
+  });
+  figures.push({
+    name: '100,000 interactive elements: a read of the last part (every control handed its handle)',
+    value: round(large.map((run) => run.lastReadMs)),
+    unit: 'ms',
+    beside: { label: 'the first read', value: readMs },
+    meaning: `the whole page (${large[0]?.total ?? 0} characters) is walked once, each control given a handle: linear in the page`,
   });
 } finally {
   await harness.close();

@@ -22,7 +22,7 @@ const BLOCK = iterations(100, 10);
 const COLD_RUNS = iterations(7, 1);
 /** Between cold starts, so one browser's exit does not overlap the next one's start. */
 const COLD_GAP_MS = 1_000;
-const BARS = { p50RatioMax: 2, p99MaxMs: 10, coldStartMaxMs: 800, rssMaxMiB: 60 };
+const BARS = { p50RatioMax: 2, p99MaxMs: 10, coldStartRatioMax: 1.3, rssMaxMiB: 60 };
 
 /** Every series of one tabmcp server, run by one Node binary, against the same browser's floors. */
 interface LineRun {
@@ -138,6 +138,7 @@ const p99Ratio = ratio(call.p99, floorSummary.p99);
 const coldMedian = Math.round(median(cold.map((run) => run.totalMs)));
 const coldFloorMedian = Math.round(median(coldFloor));
 const coldOnDiskMedian = Math.round(median(coldOnDisk.map((run) => run.totalMs)));
+const coldRatio = ratio(coldMedian, coldFloorMedian);
 
 for (const line of lines) {
   console.log(`${line.label} (${line.version}):`);
@@ -152,7 +153,7 @@ console.log(
   `ratio p50 ${p50Ratio}× (bar ≤ ${BARS.p50RatioMax}×), p99 ${p99Ratio}×; p99 ${call.p99} ms (bar < ${BARS.p99MaxMs} ms)`,
 );
 console.log(
-  `cold start (tabmcp --launch → tools/list with page tools), median of ${COLD_RUNS}: ${coldMedian} ms (bar < ${BARS.coldStartMaxMs} ms); runs ${cold.map((run) => Math.round(run.totalMs)).join(', ')}`,
+  `cold start (tabmcp --launch → tools/list with page tools), median of ${COLD_RUNS}: ${coldMedian} ms, ${coldRatio}× its floor (bar ≤ ${BARS.coldStartRatioMax}×); runs ${cold.map((run) => Math.round(run.totalMs)).join(', ')}`,
 );
 console.log(
   `cold start with the profile on disk (TABMCP_PROFILE_ROOT=${tmpdir()}), median: ${coldOnDiskMedian} ms; runs ${coldOnDisk.map((run) => Math.round(run.totalMs)).join(', ')}`,
@@ -169,7 +170,7 @@ for (const line of lines) {
 const pass = {
   p50WithinRatio: p50Ratio <= BARS.p50RatioMax,
   p99UnderMs: call.p99 < BARS.p99MaxMs,
-  coldStart: coldMedian < BARS.coldStartMaxMs,
+  coldStart: coldRatio <= BARS.coldStartRatioMax,
   memory: lines.every((line) => line.residentMiB < BARS.rssMaxMiB),
 };
 const floorLabel = 'floor p50';
@@ -230,7 +231,7 @@ const figures: Figure[] = [
       label: 'floor: Chromium + a bare extension, tab opened, content script connected',
       value: coldFloorMedian,
     },
-    bar: `< ${BARS.coldStartMaxMs} ms`,
+    bar: `≤ ${BARS.coldStartRatioMax}× floor (now ${coldRatio}×)`,
     pass: pass.coldStart,
     meaning: 'From `tabmcp --launch` process start to the first tools/list showing the page tools.',
   },

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import type { ExampleServer } from '../examples/serve';
+import { describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
 import { textOf, waitFor } from '../test-support/harness';
 import { freePort } from '../test-support/net';
-import { type Agent, type LaunchedScene, pageWithUrl, startLaunchedScene } from '../test-support/server-harness';
+import { launchedSceneForTests } from '../test-support/server-harness';
 
 type Done = { done: string; changes?: string; removed?: string; url?: string; title?: string; navigating?: boolean };
 type Opened = { tab: { id: number; url: string }; toolsAvailable: string[] };
@@ -31,26 +30,8 @@ function withoutPageMark(text: string | undefined): string | undefined {
 }
 
 describe('events: what is a navigation, and what an action changed', () => {
-  let scene: LaunchedScene;
-  let site: ExampleServer;
-  let agent: Agent;
-  let browser: Browser;
-
-  before(async () => {
-    scene = await startLaunchedScene();
-    ({ site, agent, browser } = scene);
-  });
-
-  after(() => scene?.close());
-
-  let opened = 0;
-  const open = async (path: string): Promise<Page> => {
-    const url = `${path}?tab=${++opened}`;
-    await agent.json('open_tab', { url: `${site.url}${url}` });
-    return pageWithUrl(browser, url);
-  };
-  const toolNamed = (name: string) =>
-    waitFor(async () => (await agent.toolNames()).includes(name) || undefined, 10_000, `the ${name} tool`);
+  const scene = launchedSceneForTests();
+  const { open, toolNamed } = scene;
   /** The clock ticked a few times since the tab's tools were derived: it has been seen ticking on its own. */
   const clockTicked = async (page: Page, seconds = 0.3) => {
     const clockAt = () =>
@@ -69,7 +50,7 @@ describe('events: what is a navigation, and what an action changed', () => {
   it("a page's own tool with no annotations that navigates after answering: the answer says where the tab went", async () => {
     await open('/events/tool.html');
     await toolNamed('go_next');
-    const answer = await agent.call('go_next');
+    const answer = await scene.agent.call('go_next');
     assert.notEqual(answer.isError, true, textOf(answer));
     const [own, arrived] = answer.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Going');
@@ -81,7 +62,7 @@ describe('events: what is a navigation, and what an action changed', () => {
   it('a navigation that follows a request the tool made is its navigation too', async () => {
     await open('/events/tool.html');
     await toolNamed('save_then_go');
-    const answer = await agent.call('save_then_go');
+    const answer = await scene.agent.call('save_then_go');
     const [own, arrived] = answer.content as Array<{ text: string }>;
     assert.equal(own?.text, 'Saving');
     assert.match(reportOf(arrived?.text).url ?? '', /\/events\/next\.html$/, arrived?.text);
@@ -90,16 +71,16 @@ describe('events: what is a navigation, and what an action changed', () => {
   it('unload events the page dispatches itself are not a navigation, nor is pushState', async () => {
     const page = await open('/events/tool.html');
     await toolNamed('fake_unload');
-    const faked = await agent.call('fake_unload');
+    const faked = await scene.agent.call('fake_unload');
     assert.deepEqual(faked.content, [{ type: 'text', text: 'Stayed' }]);
-    const pushed = await agent.call('push_state');
+    const pushed = await scene.agent.call('push_state');
     assert.deepEqual(pushed.content, [{ type: 'text', text: 'Pushed' }]);
     assert.match(await page.evaluate(() => location.href), /\/events\/tool\.html\?page=2$/);
   });
 
   it('a derived link click that loads another page is reported with the new page', async () => {
     const page = await linksPage();
-    const followed = await agent.json<Done>('open_link', { text: 'Next page' });
+    const followed = await scene.agent.json<Done>('open_link', { text: 'Next page' });
     assert.match(followed.url ?? '', /\/events\/next\.html$/, JSON.stringify(followed));
     assert.equal(followed.title, 'Events: the next page');
     assert.equal(followed.navigating, undefined);
@@ -110,7 +91,7 @@ describe('events: what is a navigation, and what an action changed', () => {
   it('a download link is not a navigation: the page stays and the answer is the action', async () => {
     const page = await linksPage();
     const download = page.waitForEvent('download');
-    const followed = await agent.json<Done>('open_link', { text: 'Download the report' });
+    const followed = await scene.agent.json<Done>('open_link', { text: 'Download the report' });
     assert.equal((await download).suggestedFilename(), 'report.csv');
     assert.equal(followed.navigating, undefined, JSON.stringify(followed));
     assert.equal(followed.url, undefined);
@@ -123,18 +104,18 @@ describe('events: what is a navigation, and what an action changed', () => {
   ] as const) {
     it(`a ${scheme} link is not a navigation: the page stays and its tools keep answering`, async () => {
       const page = await linksPage();
-      const followed = await agent.json<Done>('open_link', { text: link });
+      const followed = await scene.agent.json<Done>('open_link', { text: link });
       assert.equal(followed.navigating, undefined, JSON.stringify(followed));
       assert.equal(followed.url, undefined);
       assert.match(page.url(), /\/events\/links\.html\?tab=\d+$/);
-      const added = await agent.json<Done>('add_one');
+      const added = await scene.agent.json<Done>('add_one');
       assert.match(added.changes ?? '', /Count: 1/);
     });
   }
 
   it('a same-document change (pushState) reports its changes and new address, not a navigation', async () => {
     const page = await linksPage();
-    const shown = await agent.json<Done>('show_page_two');
+    const shown = await scene.agent.json<Done>('show_page_two');
     assert.match(shown.changes ?? '', /Page two/);
     assert.match(shown.url ?? '', /\?page=2$/);
     assert.equal(shown.navigating, undefined);
@@ -145,7 +126,7 @@ describe('events: what is a navigation, and what an action changed', () => {
     const page = await linksPage();
     await clockTicked(page);
     for (let click = 1; click <= 5; click++) {
-      const added = await agent.json<Done>('add_one');
+      const added = await scene.agent.json<Done>('add_one');
       assert.equal(withoutPageMark(added.changes), `Count: ${click}`, JSON.stringify(added));
       assert.equal(added.removed, undefined, JSON.stringify(added));
     }
@@ -156,7 +137,7 @@ describe('events: what is a navigation, and what an action changed', () => {
     const page = await linksPage();
     await clockTicked(page);
     for (let click = 1; click <= 3; click++) {
-      const added = await agent.json<Done>('add_one_later');
+      const added = await scene.agent.json<Done>('add_one_later');
       assert.equal(withoutPageMark(added.changes), `Count: ${click}`, JSON.stringify(added));
       assert.equal(added.removed, undefined, JSON.stringify(added));
     }
@@ -165,22 +146,22 @@ describe('events: what is a navigation, and what an action changed', () => {
   it('a caption that ticks on its own (a countdown) sends no tools/list_changed', async () => {
     const page = await linksPage();
     await clockTicked(page);
-    const count = agent.listChangedCount();
+    const count = scene.agent.listChangedCount();
     // Ten more ticks of the countdown, each a new caption.
     await clockTicked(page, 1);
-    assert.equal(agent.listChangedCount(), count);
+    assert.equal(scene.agent.listChangedCount(), count);
   });
 
   it('open_tab of an unreachable address fails with the browser load error', async () => {
     const closedPort = await freePort();
-    const result = await agent.call('open_tab', { url: `http://127.0.0.1:${closedPort}/` });
+    const result = await scene.agent.call('open_tab', { url: `http://127.0.0.1:${closedPort}/` });
     assert.equal(result.isError, true, textOf(result));
     assert.match(textOf(result), /net::ERR_CONNECTION_REFUSED/);
   });
 
   it('open_tab of about:blank and of a data: URL answers once loaded, with no tools to wait for', async () => {
     for (const url of ['about:blank', 'data:text/html,<title>Inline</title><p>Inline page</p>']) {
-      const answer = await agent.json<Opened>('open_tab', { url });
+      const answer = await scene.agent.json<Opened>('open_tab', { url });
       assert.equal(answer.tab.url, url);
       assert.deepEqual(answer.toolsAvailable, [], JSON.stringify(answer));
     }

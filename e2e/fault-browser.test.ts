@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { pageWithUrl } from '../test-support/cdp';
+import { waitCallInFlight } from '../test-support/echo-page';
 import { type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
@@ -21,8 +23,7 @@ describe('fault: the browser dies with a page tool call in flight', () => {
   it('answers the call at once, falls back to connect_browser, and launches again on request', async () => {
     const [pid] = launchedPids();
     assert.ok(pid, 'tabmcp logged the pid of the browser it launched');
-    const inFlight = tabmcp.call('wait', { ms: 2_000 });
-    await new Promise((done) => setTimeout(done, 300));
+    const { call: inFlight } = await waitCallInFlight(tabmcp, await pageWithUrl(await tabmcp.cdp(), '/echo.html'));
     const changed = tabmcp.nextListChanged();
     // The browser tabmcp started, and only it: its own process group.
     process.kill(-pid, 'SIGKILL');

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ID } from '@tabmcp/protocol';
+import { pageWithUrl } from '../test-support/cdp';
+import { waitCallInFlight } from '../test-support/echo-page';
 import { type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
@@ -18,13 +20,12 @@ describe('fault: the extension worker dies while a page tool call is in flight',
   after(() => launched?.close());
 
   it('answers the call with a clear error, announces the change and recovers by itself', async () => {
-    const inFlight = tabmcp.call('wait', { ms: 2_000 });
+    const browser = await tabmcp.cdp();
     const listChangedBefore = tabmcp.listChangedCount();
     const changed = tabmcp.nextListChanged(10_000);
-    // Give the call time to reach the page: the tool answers only after 2 s, so it is still waiting there.
-    await new Promise((done) => setTimeout(done, 300));
+    // The tool answers only after 2 s: once the page has begun it, the call is still waiting there.
+    const { call: inFlight } = await waitCallInFlight(tabmcp, await pageWithUrl(browser, '/echo.html'));
 
-    const browser = await tabmcp.cdp();
     const cdp = await browser.newBrowserCDPSession();
     const { targetInfos } = await cdp.send('Target.getTargets');
     const worker = targetInfos.find(

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { type BenchSite, startBenchSite } from '../test-support/bench-site';
+import { devtoolsPortOf, pageWithUrl } from '../test-support/cdp';
 import { type LaunchedChromium, launchChromium } from '../test-support/chromium';
+import { waitCallsInFlight } from '../test-support/echo-page';
 import { freePort } from '../test-support/net';
 import { repoRoot } from '../test-support/paths';
 import { textOf } from '../test-support/results';
@@ -57,15 +61,14 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
   let link: LinkCutter;
   let tabmcp: StdioMcp;
   let chromium: LaunchedChromium;
+  let browser: Browser | undefined;
 
   const linkDowns = () => (tabmcp.stderr().match(/"event":"link\.down"/g) ?? []).length;
 
-  /** Two calls that the page answers only after 2 s, given time to reach the page. */
-  const callsInFlight = async (): Promise<Array<Promise<CallToolResult>>> => {
-    const calls = [tabmcp.call('wait', { ms: 2_000 }), tabmcp.call('wait', { ms: 2_000 })];
-    await new Promise((done) => setTimeout(done, 300));
-    return calls;
-  };
+  let page: Page;
+  /** Two calls that the page answers only after 2 s, once the page has begun both. */
+  const callsInFlight = async (): Promise<Array<Promise<CallToolResult>>> =>
+    (await waitCallsInFlight(tabmcp, page, 2)).calls;
 
   const assertDroppedClearly = (results: CallToolResult[]) => {
     for (const result of results) {
@@ -85,9 +88,12 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
       env: { TABMCP_TOKEN: token },
       clientName: 'tabmcp-e2e-socket-drop',
     });
-    chromium = await launchChromium([
-      { dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: linkPort, token } },
-    ]);
+    chromium = await launchChromium(
+      [{ dir: join(repoRoot, 'packages', 'extension', 'dist'), config: { port: linkPort, token } }],
+      'about:blank',
+      tmpdir(),
+      ['--remote-debugging-port=0'],
+    );
     await waitFor(
       async () => (await tabmcp.call('connect_browser')).isError !== true,
       20_000,
@@ -96,9 +102,13 @@ describe('fault: the extension WebSocket drops with page tool calls in flight', 
     const opened = await tabmcp.call('open_tab', { url: `${site.url}/echo.html?drop` });
     assert.notEqual(opened.isError, true, textOf(opened));
     assert.ok((await tabmcp.toolNames()).includes('wait'));
+    // DevTools only to see the page begin the calls (test-support/echo-page.ts); the link under test is tabmcp's.
+    browser = await playwright.connectOverCDP(`http://127.0.0.1:${await devtoolsPortOf(chromium.profileDir, 10_000)}`);
+    page = await pageWithUrl(browser, '/echo.html?drop');
   });
 
   after(async () => {
+    await browser?.close();
     await tabmcp?.close();
     await chromium?.close();
     await site?.close();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { pageWithUrl } from '../test-support/cdp';
+import { waitCallInFlight } from '../test-support/echo-page';
 import { jsonOf, type TabmcpUnderTest, textOf, waitFor } from '../test-support/harness';
 import { type LaunchedTabmcp, startLaunchedTabmcp } from '../test-support/launched-tabmcp';
 
@@ -19,12 +20,8 @@ describe('fault: the tab goes away under a page tool call in flight', () => {
 
   /** Starts a call that the page answers only after 2 s, and waits until the page has begun it. */
   const callInFlight = async (page: Page) => {
-    const begun = () => page.evaluate(() => (window as Window & { waitsBegun?: number }).waitsBegun ?? 0);
-    const before = await begun();
-    const pending = tabmcp.call('wait', { ms: 2_000 });
-    await waitFor(async () => (await begun()) > before || undefined, 10_000, 'the call to reach the page');
-    // Wrapped: an async function returning the promise itself would wait for the call's answer.
-    return { pending };
+    const { call } = await waitCallInFlight(tabmcp, page);
+    return { pending: call };
   };
 
   before(async () => {

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { buildComponentFixtures } from '../examples/components/build';
 import { buildGauntlet } from '../examples/gauntlet/build';
 import { buildWidgetFixtures } from '../examples/widgets/build';
+import { buildReactWidgets } from '../examples/widgets-react/build';
 import { waitFor } from '../test-support/harness';
 import { type Scene, startScene } from '../test-support/server-harness';
 import { widgetTasks } from '../test-support/widget-tasks/catalog';
@@ -22,7 +23,7 @@ describe('gauntlet: widget tasks, as a user asks them', () => {
   const costs: string[] = [];
 
   before(async () => {
-    await Promise.all([buildGauntlet(), buildComponentFixtures(), buildWidgetFixtures()]);
+    await Promise.all([buildGauntlet(), buildComponentFixtures(), buildReactWidgets(), buildWidgetFixtures()]);
     files = mkdtempSync(join(tmpdir(), 'tabmcp-widget-files-'));
     scene = await startScene(['--launch']);
     await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');

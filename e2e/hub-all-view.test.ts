@@ -140,17 +140,19 @@ describe('hub: every tab of every allowed site, in real Chromium (--view all)', 
       'list_tabs without the note',
     );
     assert.equal(allowedTab.toolCount, 5, 'its three tools and the two reading tools');
-    await popup.locator('li', { hasText: 'whoami' }).first().waitFor();
+    // The popup refreshes each second: wait for this test's own call in its list of calls (not any whoami).
+    await popup.locator('#calls li', { hasText: 'whoami' }).first().waitFor({ timeout: 10_000 });
     assert.match(await popup.locator('#calls').innerText(), /whoami/, 'the popup lists the last calls');
     await popup.close();
   });
 
   it('closing a tab mid-call answers the call with a clear error', async () => {
     const page = await pageWith('label=two');
+    const slowsBegun = () => page.evaluate(() => (window as Window & { slowsBegun?: number }).slowsBegun ?? 0);
+    const begunBefore = await slowsBegun();
     const call = tabmcp.call(`website_tool_${domain}_tab2_slow`, { ms: 20_000 });
-    await waitFor(async () => (await page.evaluate(() => document.title)) === 'Notes', 5_000, 'the page');
-    // Give the call time to reach the page before the tab goes.
-    await new Promise((done) => setTimeout(done, 300));
+    // The tab goes once the page has begun the call.
+    await waitFor(async () => (await slowsBegun()) > begunBefore, 5_000, 'the call to reach the page');
     await page.close();
     const result = await call;
     assert.equal(result.isError, true);

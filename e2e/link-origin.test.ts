@@ -7,6 +7,7 @@ import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { authenticateListener } from '../packages/server/src/link/link-auth';
 import { WebSocketBrowserLink } from '../packages/server/src/link/websocket-browser-link';
+import { waitFor } from '../test-support/wait';
 
 const TOKEN = 'test-pairing-token-0123456789';
 
@@ -68,8 +69,8 @@ describe('the browser link refuses everyone but the paired extension', () => {
     assert.equal(link.isUp, false);
     const right = new WebSocket(`ws://127.0.0.1:${port}/`, { origin: EXTENSION_ORIGIN });
     await authenticateListener(right, TOKEN);
-    await new Promise((done) => setTimeout(done, 50));
-    assert.equal(link.isUp, true);
+    // Our proof is sent; the link is up once the server has checked it.
+    await waitFor(() => link.isUp, 5_000, 'the link to be up');
     right.close();
   });
 });

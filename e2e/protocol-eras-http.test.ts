@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { httpBearerToken } from '../packages/server/src/mcp/http-token';
-import { type HttpTabmcp, startHttpTabmcp } from '../test-support/http-tabmcp';
-import { type Machine, newMachine } from '../test-support/server-harness';
+import { httpTabmcpForTests } from '../test-support/http-tabmcp';
 import { waitFor } from '../test-support/wait';
 
 type Mode = 'auto' | { pin: '2026-07-28' };
@@ -19,11 +17,7 @@ const MODERN_META = {
  * `all` view: page tools under hub names, callable without focus (docs/mcp-eras.md).
  */
 describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
-  let site: ExampleServer;
-  let machine: Machine;
-  let tabmcp: HttpTabmcp | undefined;
-  let url: string;
-  const clients: Client[] = [];
+  const served = httpTabmcpForTests<ExampleServer, Client>(startExampleServer);
 
   async function connect(mode: Mode, listen: boolean): Promise<{ client: Client; changes: () => number }> {
     const client = new Client({ name: 'tabmcp-e2e-modern-http', version: '1.0.0' }, { versionNegotiation: { mode } });
@@ -31,11 +25,12 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       changes += 1;
     });
-    const authorization = `Bearer ${httpBearerToken(machine.token)}`;
     await client.connect(
-      new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization } } }),
+      new StreamableHTTPClientTransport(new URL(served.url), {
+        requestInit: { headers: { authorization: served.authorization } },
+      }),
     );
-    clients.push(client);
+    served.clients.push(client);
     if (listen) await client.listen({ toolsListChanged: true });
     return { client, changes: () => changes };
   }
@@ -44,20 +39,6 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     (await client.listTools(undefined, { cacheMode: 'bypass' })).tools.map((tool) => tool.name);
   const textOf = (result: Awaited<ReturnType<Client['callTool']>>) =>
     (result as { content: Array<{ text?: string }> }).content.map((block) => block.text ?? '').join('\n');
-
-  before(async () => {
-    site = await startExampleServer();
-    machine = await newMachine();
-    tabmcp = await startHttpTabmcp(machine);
-    url = tabmcp.url;
-  });
-
-  after(async () => {
-    for (const client of clients) await client.close().catch(() => {});
-    await tabmcp?.stop();
-    await site?.close();
-    machine?.close();
-  });
 
   it('a pinned client opens a tab, hears the page tools on its listen stream and calls one by hub name', async () => {
     const { client, changes } = await connect({ pin: '2026-07-28' }, true);
@@ -68,7 +49,7 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
       'the launched browser',
     );
     const before = changes();
-    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/farefinder/` } });
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${served.site.url}/farefinder/` } });
     assert.notEqual(opened.isError, true, textOf(opened));
     await waitFor(async () => changes() > before, 10_000, 'list_changed on the listen stream');
     const hubName = await waitFor(
@@ -89,7 +70,7 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
     assert.ok((await names(client)).some((name) => name.endsWith('_search_flights')));
     const before = changes();
-    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/shop/` } });
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${served.site.url}/shop/` } });
     assert.notEqual(opened.isError, true, textOf(opened));
     await waitFor(async () => changes() > before, 10_000, 'list_changed on the listen stream');
     const hubName = await waitFor(
@@ -106,7 +87,7 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
     const { client } = await connect({ pin: '2026-07-28' }, false);
     const listed = await names(client);
     assert.ok(listed.includes('call_page_tool') && listed.includes('list_page_tools'), listed.join(', '));
-    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${site.url}/codehub/` } });
+    const opened = await client.callTool({ name: 'open_tab', arguments: { url: `${served.site.url}/codehub/` } });
     assert.notEqual(opened.isError, true, textOf(opened));
     const pageTools = await client.callTool({ name: 'list_page_tools', arguments: {} });
     assert.match(textOf(pageTools), /view_issues/);
@@ -116,12 +97,12 @@ describe('2.x clients over HTTP, pinned to 2026-07-28 and in auto mode', () => {
 
   it('2026-07-28 lists carry caching hints: lists are never cached, discover for ten minutes, all private', async () => {
     const ask = async (method: string) => {
-      const response = await fetch(url, {
+      const response = await fetch(served.url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${httpBearerToken(machine.token)}`,
+          authorization: served.authorization,
           'mcp-protocol-version': '2026-07-28',
           'mcp-method': method,
         },

@@ -74,7 +74,10 @@ function summaryMarkdown(entries, failedBenches) {
     lines.push(`## ${body.name ?? file.replace(/\.json$/, '')} (${file})`, '');
     if (body.meaning) lines.push(String(body.meaning), '');
     if (body.machine?.date)
-      lines.push(`Measured ${body.machine.date}, Node ${body.machine.node}, ${body.machine.cpus} CPUs.`, '');
+      lines.push(
+        `Measured ${body.machine.date}, Node ${body.machine.node}, ${body.machine.cpus} CPUs${body.machine.loadAverage ? `, load average ${body.machine.loadAverage.join(' / ')} (1 / 5 / 15 min)` : ''}.`,
+        '',
+      );
     const series = seriesOf(body);
     if (series.length) {
       lines.push('| series | n | min | p50 | p99 | p50 / floor | p99 / floor |', '|---|---|---|---|---|---|---|');

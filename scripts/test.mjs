@@ -2,11 +2,14 @@
 // `--unit` skips e2e/ (the real-Chromium tests); package tests still start what they need (Redis, child processes).
 // Unit files run side by side, one per core: each picks free ports and keeps its own state. The e2e files run one
 // at a time after them: each starts browsers, and two at once on this 2-core machine would time each other out.
+// The unit files start longest first (times from the last run, scripts/test-times.mjs), so the run ends when the
+// longest file does rather than when a long file that happened to sort last does.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, sep } from 'node:path';
 import { testOtherLines } from './node-lines.mjs';
+import { readTestTimes } from './test-times.mjs';
 
 const unitOnly = process.argv.includes('--unit');
 // The whole suite (`npm test`) then runs the other supported Node lines (scripts/node-lines.mjs), outside
@@ -36,6 +39,32 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+// With no times recorded (a fresh checkout, CI), these go first: the longest unit files when last measured.
+const LONGEST_WITHOUT_TIMES = [
+  'packages/extension/test/dom-analysis.test.ts',
+  'packages/extension/test/dom-trust.test.ts',
+  'packages/proxy/test/cli-config.test.ts',
+  'packages/extension/test/dom-composed.test.ts',
+  'test/page-package.test.ts',
+  'test/boundaries.test.ts',
+];
+
+/** Longest first: recorded seconds, else the list above, else unknown files (new ones) before known short ones. */
+function longestFirst(testFiles) {
+  const times = readTestTimes();
+  const known = Object.keys(times).length > 0;
+  const weight = (file) => {
+    const name = file.split(sep).join('/');
+    if (known) return times[name] ?? Number.POSITIVE_INFINITY;
+    const rank = LONGEST_WITHOUT_TIMES.indexOf(name);
+    return rank === -1 ? 0 : LONGEST_WITHOUT_TIMES.length - rank;
+  };
+  return [...testFiles].sort((a, b) => weight(b) - weight(a));
+}
+
+// Node's default output (spec on a terminal, tap otherwise before Node 23), plus the file times.
+const defaultReporter = process.stdout.isTTY || Number(process.versions.node.split('.')[0]) >= 23 ? 'spec' : 'tap';
+
 function run(testFiles, concurrency) {
   if (testFiles.length === 0) return 0;
   const result = spawnSync(
@@ -47,6 +76,10 @@ function run(testFiles, concurrency) {
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-timeout=180000',
+      `--test-reporter=${defaultReporter}`,
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${join(import.meta.dirname, 'test-times.mjs')}`,
+      '--test-reporter-destination=stderr',
       ...testFiles,
     ],
     { stdio: 'inherit' },
@@ -55,10 +88,7 @@ function run(testFiles, concurrency) {
 }
 
 const isEndToEnd = (file) => file.startsWith(`e2e${sep}`) || file.startsWith('e2e/');
-const unitStatus = run(
-  files.filter((file) => !isEndToEnd(file)),
-  Math.max(1, availableParallelism()),
-);
+const unitStatus = run(longestFirst(files.filter((file) => !isEndToEnd(file))), Math.max(1, availableParallelism()));
 const endToEndStatus = run(files.filter(isEndToEnd), 1);
 if (unitStatus || endToEndStatus) process.exit(unitStatus || endToEndStatus);
 if (withOtherLines && !(await testOtherLines())) process.exit(1);

@@ -12,6 +12,8 @@ export interface ExtensionToLoad {
 
 export interface LaunchedChromium {
   pid: number;
+  /** Where `--remote-debugging-port=0` (in `extraArgs`) writes DevToolsActivePort (test-support/cdp.ts). */
+  profileDir: string;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ export async function launchChromium(
   extensions: ExtensionToLoad[],
   startUrl = 'about:blank',
   profileRoot = tmpdir(),
+  extraArgs: string[] = [],
 ): Promise<LaunchedChromium> {
   const profileDir = mkdtempSync(join(profileRoot, 'tabmcp-bench-profile-'));
   const dirs = extensions.map((extension, index) => {
@@ -33,7 +36,7 @@ export async function launchChromium(
     join(profileDir, 'Default', 'Preferences'),
     JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
   );
-  const args = [...chromiumArgs({ headless: true, profileDir, extensionDirs: dirs }), startUrl];
+  const args = [...chromiumArgs({ headless: true, profileDir, extensionDirs: dirs }), ...extraArgs, startUrl];
   const child: ChildProcess = spawn('/usr/bin/chromium', args, { detached: true, stdio: 'ignore' });
   await new Promise<void>((done, fail) => {
     child.once('spawn', done);
@@ -42,6 +45,7 @@ export async function launchChromium(
   const pid = child.pid ?? 0;
   return {
     pid,
+    profileDir,
     close: async () => {
       if (child.exitCode === null) {
         const exited = new Promise<void>((done) => child.once('exit', () => done()));

@@ -5,7 +5,8 @@ import { repoRoot } from './harness';
 
 /**
  * Pages for the hub's end-to-end tests, each publishing tools with the page SDK:
- * `whoami` (read-only), `slow` (answers after `ms`), `save_note` (cached: survives its tab). The
+ * `whoami` (read-only), `slow` (answers after `ms`; `window.slowsBegun` counts the calls begun, for a test to
+ * wait on instead of sleeping), `save_note` (cached: survives its tab). The
  * page changes its own tools: the "Add a tool" button adds `added_by_click`, `dropSaveNote()`
  * withdraws `save_note`; the benchmarks add and remove batches with `addMany(count, prefix)` and
  * `removeMany()`. `/declares.html` is a page whose server declares `browser.cacheSupported`.
@@ -21,7 +22,7 @@ mcp.addTool({ name: 'whoami', description: 'Which page answers', annotations: { 
   () => ({ href: location.href, label }));
 mcp.addTool({ name: 'slow', description: 'Answers after ms milliseconds',
   inputSchema: { type: 'object', properties: { ms: { type: 'number' } }, required: ['ms'] } },
-  ({ ms }) => new Promise((done) => setTimeout(() => done({ waited: ms }), ms)));
+  ({ ms }) => { window.slowsBegun = (window.slowsBegun || 0) + 1; return new Promise((done) => setTimeout(() => done({ waited: ms }), ms)); });
 const saveNote = mcp.addTool({ name: 'save_note', description: 'Saves a note on this page', annotations: { cache: true },
   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
   ({ text }) => { const li = document.createElement('li'); li.textContent = text; document.getElementById('notes').append(li);

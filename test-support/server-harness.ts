@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { after, before } from 'node:test';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { browserLaunchedBy } from './cdp';
+import { browserLaunchedBy, pageWithUrl } from './cdp';
 import { freePort } from './net';
 import { serverBin } from './paths';
 import { textOf } from './results';
@@ -131,4 +132,53 @@ export async function startLaunchedScene(): Promise<LaunchedScene> {
     await scene.close();
     throw error;
   }
+}
+
+/** A launched scene shared by the tests of one describe block, each test opening its own tab. */
+export interface SceneForTests {
+  readonly site: ExampleServer;
+  readonly agent: Agent;
+  readonly browser: Browser;
+  /**
+   * Opens `path` of the demo sites in a new tab and returns that page: a query string unique in the file
+   * tells it apart from earlier tabs of the same page, so a test never works in another test's tab.
+   */
+  open(path: string): Promise<Page>;
+  /** Resolves once the agent lists the tool `name` (within 10 s). */
+  toolNamed(name: string): Promise<true>;
+}
+
+/**
+ * Registers the before/after hooks of a describe block that shares one launched scene (starting a
+ * browser per test would take minutes), and what its tests need to set up their own state.
+ */
+export function launchedSceneForTests(): SceneForTests {
+  let scene: LaunchedScene | undefined;
+  let opened = 0;
+  before(async () => {
+    scene = await startLaunchedScene();
+  });
+  after(() => scene?.close());
+  const current = (): LaunchedScene => {
+    if (!scene) throw new Error('the scene starts in before(): use it inside a test');
+    return scene;
+  };
+  return {
+    get site() {
+      return current().site;
+    },
+    get agent() {
+      return current().agent;
+    },
+    get browser() {
+      return current().browser;
+    },
+    open: async (path) => {
+      const url = `${path}${path.includes('?') ? '&' : '?'}tab=${++opened}`;
+      await current().agent.json('open_tab', { url: `${current().site.url}${url}` });
+      return pageWithUrl(current().browser, url);
+    },
+    toolNamed: (name) =>
+      waitFor(async () => (await current().agent.toolNames()).includes(name) || undefined, 10_000, `the ${name} tool`),
+  };
 }

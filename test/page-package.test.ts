@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /**
  * Issue 11: the page SDK as its own npm package. Packed, installed into an empty project, and
@@ -27,7 +28,7 @@ new McpWindowProvider({ name: 'shop' });
 export { provider, tool };
 `;
 
-function compilerOptions(resolution: 'nodenext' | 'bundler') {
+function compilerOptions(resolution: Resolution) {
   return {
     module: resolution === 'nodenext' ? 'nodenext' : 'esnext',
     moduleResolution: resolution,
@@ -40,8 +41,25 @@ function compilerOptions(resolution: 'nodenext' | 'bundler') {
   };
 }
 
+type Resolution = 'nodenext' | 'bundler';
+
+/** tsc over the consumer with one resolution's settings: '' when it type-checks, else what tsc said. */
+async function typeCheck(project: string, resolution: Resolution): Promise<string> {
+  const config = join(project, `tsconfig.${resolution}.json`);
+  writeFileSync(config, JSON.stringify({ compilerOptions: compilerOptions(resolution), include: ['src'] }));
+  try {
+    await promisify(execFile)(process.execPath, [tsc, '-p', config], { cwd: project, encoding: 'utf8' });
+    return '';
+  } catch (error) {
+    const { stdout = '', stderr = '', message } = error as { stdout?: string; stderr?: string; message: string };
+    return `${stdout}${stderr}` || message;
+  }
+}
+
 describe('the @tabmcp/page package, installed into an empty project', () => {
   let project: string;
+  // Both resolutions are checked side by side, started once the package is installed.
+  const checks = new Map<Resolution, Promise<string>>();
 
   before(() => {
     project = mkdtempSync(join(tmpdir(), 'tabmcp-page-user-'));
@@ -60,18 +78,20 @@ describe('the @tabmcp/page package, installed into an empty project', () => {
     );
     mkdirSync(join(project, 'src'));
     writeFileSync(join(project, 'src', 'consumer.ts'), CONSUMER);
+    for (const resolution of ['nodenext', 'bundler'] as const) {
+      const check = typeCheck(project, resolution);
+      checks.set(resolution, check);
+    }
   });
 
-  after(() => {
+  after(async () => {
+    await Promise.allSettled(checks.values());
     if (project) rmSync(project, { recursive: true, force: true });
   });
 
   for (const resolution of ['nodenext', 'bundler'] as const) {
-    it(`type-checks a consumer under moduleResolution ${resolution}, skipLibCheck false`, () => {
-      const config = join(project, `tsconfig.${resolution}.json`);
-      writeFileSync(config, JSON.stringify({ compilerOptions: compilerOptions(resolution), include: ['src'] }));
-      const result = spawnSync(process.execPath, [tsc, '-p', config], { cwd: project, encoding: 'utf8' });
-      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    it(`type-checks a consumer under moduleResolution ${resolution}, skipLibCheck false`, async () => {
+      assert.equal(await checks.get(resolution), '');
     });
   }
 

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../test-support/paths';
 import { QUICK } from './quick';
@@ -15,6 +15,8 @@ export function machine() {
     cpus: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     browser: '/usr/bin/chromium (headless)',
+    /** 1, 5 and 15 minute load averages as the run ended: on a shared machine, how noisy its figures are. */
+    loadAverage: loadavg().map((load) => Math.round(load * 100) / 100),
   };
 }
 

@@ -84,7 +84,7 @@ export function autoAnswer(extension: ExtensionClient, answer?: (frame: Json) =>
   });
 }
 
-export function sleep(ms: number): Promise<void> {
+function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 

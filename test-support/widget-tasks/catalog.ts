@@ -1,9 +1,16 @@
 import { agGridTasks } from './catalog/ag-grid';
+import { downshiftTasks } from './catalog/downshift';
 import { flatpickrTasks } from './catalog/flatpickr';
+import { headlessUiTasks } from './catalog/headlessui';
 import { ionicTasks } from './catalog/ionic';
 import { jqueryUiTasks } from './catalog/jquery-ui';
+import { muiTasks } from './catalog/mui';
 import { quillTasks } from './catalog/quill';
+import { radixSelectTasks } from './catalog/radix-select';
+import { reactDatepickerTasks } from './catalog/react-datepicker';
+import { reactSelectTasks } from './catalog/react-select';
 import { sortableTasks } from './catalog/sortablejs';
+import { tanstackTableTasks } from './catalog/tanstack-table';
 import { tiptapTasks } from './catalog/tiptap';
 import { tomSelectTasks } from './catalog/tom-select';
 import type { WidgetTask } from './task';
@@ -12,6 +19,13 @@ import type { WidgetTask } from './task';
 export const widgetTasks: WidgetTask[] = [
   ...tomSelectTasks,
   ...sortableTasks,
+  ...radixSelectTasks,
+  ...reactSelectTasks,
+  ...downshiftTasks,
+  ...headlessUiTasks,
+  ...muiTasks,
+  ...tanstackTableTasks,
+  ...reactDatepickerTasks,
   ...flatpickrTasks,
   ...quillTasks,
   ...tiptapTasks,

@@ -5,10 +5,7 @@ import { ScriptedAgent } from '../real-app-agent';
 import type { Agent } from '../server-harness';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
-/**
- * One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>"? (= "<value>")? (<flags>)? <handle>]`.
- * A field whose `<label>` is shown has no name in its token: the label's text stands right before it.
- */
+/** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>" (= "<value>")? (<flags>)? <handle>]`. */
 const TOKEN = /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
 
 export interface TaskRun {
@@ -29,17 +26,19 @@ const matches = (target: Target, role: string, name: string) =>
 function handleIn(read: string, target: Target): string | undefined {
   for (const found of read.matchAll(TOKEN)) {
     const [, role, rawName, handle] = found;
-    const name = (rawName ?? labelBefore(read, found.index)).replace(/\\(.)/g, '$1').trim();
+    const name = rawName ? rawName.replace(/\\(.)/g, '$1').trim() : labelBefore(read, found.index);
     if (role && handle && matches(target, role, name)) return handle;
   }
   return undefined;
 }
 
-/** The text between the previous token (or line start) and the one at `index`: a shown label. */
-function labelBefore(read: string, index: number): string {
-  const before = read.slice(0, index);
-  const start = Math.max(before.lastIndexOf('\n'), before.lastIndexOf(']')) + 1;
-  return before.slice(start);
+/**
+ * A field's name when its token leaves it out: the read writes a field's <label> as the text right
+ * before its token (`Departure date [textbox = "" k1]`), as a model reads it.
+ */
+function labelBefore(read: string, at: number): string {
+  const line = read.slice(0, at).trimEnd().split('\n').at(-1) ?? '';
+  return line.slice(line.lastIndexOf(']') + 1).trim();
 }
 
 /**

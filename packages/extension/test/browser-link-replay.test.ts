@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { AuthHello, AuthProof, linkProof, newNonce, parseMessage, sameProof } from '@tabmcp/protocol';
 import { WebSocket, WebSocketServer } from 'ws';
+import { waitFor } from '../../../test-support/wait';
 import { BrowserLink } from '../src/background/browser-link';
 
 const TOKEN = 'browser-link-replay-token';
@@ -59,13 +60,7 @@ async function listener(port = 0): Promise<{ port: number; frames: string[]; clo
   };
 }
 
-async function until(condition: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((tick) => setTimeout(tick, 20));
-  }
-}
+const until = (condition: () => boolean, what: string) => waitFor(condition, 5_000, what);
 
 describe('browser link queue across a server restart', () => {
   const links: BrowserLink[] = [];

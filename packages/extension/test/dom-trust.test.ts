@@ -331,6 +331,12 @@ describe('DOM tools on pages that mislead', () => {
       [],
       `no tool from comments, sidebars, share bars or related cards: ${names.join(', ')}`,
     );
+    assert.deepEqual(
+      names.filter((name) => /sign_me_up|newsletter|email|briefing/.test(name)),
+      [],
+      `no form tool from the newsletter box: ${names.join(', ')}`,
+    );
+    assert.match(content, /\[button "Sign me up" [a-z]\d+\]/, 'the newsletter form stays reachable through act');
     assert.doesNotMatch(content, /utm_|fbclid/, 'external addresses without their tracking queries');
     assert.doesNotMatch(content, /\[(button|link)( \([^)]*\))? [a-z]\d+\]/, 'no nameless control');
     const whole = await call(page, 'get_page_content', { maxChars: 50_000 });
@@ -353,6 +359,17 @@ describe('DOM tools on pages that mislead', () => {
       <section class="info"><h3>Plan</h3><a href="#plan">Change plan</a></section>
       <section class="info"><p>Billing</p><ul><li>Card</li></ul><button>Update card</button></section></main>`);
     const layout = await harness.derive(page);
+    await page.setContent(`<main><h1>Shop</h1><form><label>Name <input name="name"></label><button>Save</button></form></main>
+      <aside><form role="search"><input name="q" aria-label="Search the shop"><button>Find</button></form></aside>
+      <footer><form><label>Email <input type="email" name="email"></label><button>Subscribe</button></form>
+      <form><input name="user" aria-label="User"><input type="password" name="pass" aria-label="Password"><button>Sign in</button></form>
+      <label>Language <select><option>English</option><option>Deutsch</option></select></label></footer>`);
+    const chromeForms = (await harness.derive(page)).tools.map((tool) => tool.name);
+    assert.deepEqual(
+      chromeForms.filter((name) => !['get_page_content', 'open_link', 'act'].includes(name)),
+      ['save_shop', 'find', 'sign_in'],
+      "a footer's newsletter form and language select give no tool; a search box and a sign-in form do",
+    );
     assert.deepEqual(
       layout.tools.map((tool) => tool.name).filter((name) => name.endsWith('_item')),
       [],

@@ -1,4 +1,4 @@
-import { cleanPageLine, cleanPageText, MAX_DESCRIPTION_LENGTH, type Tool } from '@tabmcp/protocol';
+import { cleanPageLine, cleanPageText, MAX_DESCRIPTION_LENGTH, type Tool, withoutDocument } from '@tabmcp/protocol';
 
 export interface DescriptionContext {
   origin: string;
@@ -28,7 +28,8 @@ export function describeHubTool(tool: Tool, context: DescriptionContext): string
  * show (description, title, annotations.title) cleaned and tied to its origin; schemas untouched.
  */
 export function presentHubTool(tool: Tool, name: string, context: DescriptionContext): Tool {
-  const presented: Tool = { ...tool, name, description: describeHubTool(tool, context) };
+  // Which document a tool came from is for the tab's own calls, not the agent's to read.
+  const presented: Tool = { ...withoutDocument(tool), name, description: describeHubTool(tool, context) };
   if (tool.title !== undefined) presented.title = markTitle(tool.title, context.origin);
   if (tool.annotations?.title !== undefined) {
     presented.annotations = { ...tool.annotations, title: markTitle(tool.annotations.title, context.origin) };

@@ -1,4 +1,5 @@
 export * from './browser-link';
+export * from './document-identity';
 export * from './errors';
 export * from './extension-id';
 export * from './hub-link';

@@ -1,4 +1,5 @@
 // Entry point without zod, for code that runs inside web pages.
+export * from './document-identity';
 export * from './errors';
 export * from './limits';
 export * from './listener-set';

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SECRET } from '../../../test-support/proxy/fixtures';
 import { spawnProxy } from '../../../test-support/proxy/processes';
 import { TestSocket } from '../../../test-support/proxy/test-socket';
@@ -14,13 +15,21 @@ import { createTokenVerifier, parseDurationSeconds, resolveServeOptions, silentL
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-function cli(args: string[], env: Record<string, string> = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 20_000,
-  });
+/** Runs the CLI from source; async so that a test's independent runs go side by side (each is a tsx start). */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      // A bound, not a measure: four tsx starts side by side on a loaded 2-core machine can take 20 s.
+      timeout: 60_000,
+    });
+    return { status: 0, stdout, stderr };
+  } catch (error) {
+    const { code, stdout = '', stderr = '' } = error as { code?: unknown; stdout?: string; stderr?: string };
+    return { status: typeof code === 'number' ? code : null, stdout, stderr };
+  }
 }
 
 describe('tabmcp-proxy CLI and config', () => {
@@ -33,16 +42,21 @@ describe('tabmcp-proxy CLI and config', () => {
   it('`token` prints an HS256 JWT the proxy accepts, with the requested lifetime', async () => {
     const secretFile = join(dir, 'secret');
     writeFileSync(secretFile, `${SECRET}\n`);
-    const run = cli([
-      'token',
-      '--user',
-      'cli-user',
-      '--ttl',
-      '2h',
-      '--secret-file',
-      secretFile,
-      '--claim',
-      'connection_url=wss://x',
+    const [run, missing, help, bogus] = await Promise.all([
+      cli([
+        'token',
+        '--user',
+        'cli-user',
+        '--ttl',
+        '2h',
+        '--secret-file',
+        secretFile,
+        '--claim',
+        'connection_url=wss://x',
+      ]),
+      cli(['token', '--ttl', '1h'], { TABMCP_PROXY_SECRET: SECRET }),
+      cli(['help']),
+      cli(['bogus']),
     ]);
     assert.equal(run.status, 0, run.stderr);
     const token = run.stdout.trim();
@@ -53,11 +67,10 @@ describe('tabmcp-proxy CLI and config', () => {
     assert.ok(lifetime > 7_100 && lifetime <= 7_200, String(lifetime));
     assert.equal(JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString()).connection_url, 'wss://x');
 
-    const missing = cli(['token', '--ttl', '1h'], { TABMCP_PROXY_SECRET: SECRET });
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /--user/);
-    assert.equal(cli(['help']).status, 0);
-    assert.equal(cli(['bogus']).status, 2);
+    assert.equal(help.status, 0);
+    assert.equal(bogus.status, 2);
   });
 
   it('`serve --config` reads a JSON file (paths relative to it) and flags override it', async () => {

@@ -1,7 +1,7 @@
 // The core without any socket: fake peers, in-memory cluster, two nodes in one process.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { eventually, SECRET, sleep, tokenFor } from '../../../test-support/proxy/fixtures';
+import { eventually, SECRET, tokenFor } from '../../../test-support/proxy/fixtures';
 import {
   createTokenVerifier,
   isReservedClientId,
@@ -271,6 +271,5 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     send(client.session, { id: 4, method: 'list_extensions' });
     const list = await eventually(() => client.peer.frames.find((frame) => frame.id === 4));
     assert.deepEqual(list.result, { extensions: [] });
-    await sleep(10);
   });
 });

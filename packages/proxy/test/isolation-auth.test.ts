@@ -7,7 +7,6 @@ import {
   connectMcp,
   rawToken,
   SECRET,
-  sleep,
   startTestProxy,
   tokenFor,
 } from '../../../test-support/proxy/fixtures';
@@ -281,7 +280,6 @@ describe('asymmetric keys', () => {
       const reply = await socket.request(1, 'mcp_handshake', { accessToken: hsToken });
       assert.match((reply.error as { message: string }).message, /Algorithm HS256 is not accepted/);
       await socket.closed;
-      await sleep(10);
     } finally {
       await proxy.close();
     }

@@ -50,7 +50,12 @@ function fakeProfile(root: string, name: string): string {
   return dir;
 }
 
-describe('the browser watchdog (issue 11, no orphans)', { skip: process.platform === 'win32' }, () => {
+// The cases run side by side: each has its own stand-in browser and profile, and the deaf browser's case
+// spends the watchdog's real 5 s grace (a /bin/sh script has no clock to mock) waiting, not working.
+describe('the browser watchdog (issue 11, no orphans)', {
+  skip: process.platform === 'win32',
+  concurrency: true,
+}, () => {
   const root = mkdtempSync(join(tmpdir(), 'tabmcp-watchdog-'));
   const browsers: ChildProcess[] = [];
   after(() => {

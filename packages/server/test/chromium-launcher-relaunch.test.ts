@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { waitFor } from '../../../test-support/wait';
 import { ChromiumLauncher } from '../src/launcher/chromium-launcher';
 
 // A stand-in browser: a real process that ignores Chromium's arguments and lives until killed.
@@ -49,10 +50,7 @@ describe('ChromiumLauncher after the link dropped', () => {
     assert.equal(launchedPids().length, 2, 'a second browser was launched');
     assert.equal(launcher.running, true);
     const [dead, live] = profiles();
-    for (let waited = 0; existsSync(String(dead)) && waited < 5_000; waited += 20) {
-      await new Promise((done) => setTimeout(done, 20));
-    }
-    assert.equal(existsSync(String(dead)), false, 'the dead browser profile was removed');
+    await waitFor(() => !existsSync(String(dead)), 5_000, 'the dead browser profile to be removed');
     assert.equal(existsSync(String(live)), true);
   });
 

@@ -20,7 +20,11 @@ async function connected() {
   return { session, count: () => notified, reset: () => (notified = 0) };
 }
 
-const settled = () => new Promise((turn) => setTimeout(turn, 20));
+/** Lets the turns the fake browser and the session queue run out (no timers on this path), so that a second
+ * list_changed, if one were coming, has come. */
+async function settled(): Promise<void> {
+  for (let turn = 0; turn < 5; turn++) await new Promise((next) => setImmediate(next));
+}
 
 describe('one transition, one list_changed (defect 4)', () => {
   it('open_tab with focus from no tabs', async () => {

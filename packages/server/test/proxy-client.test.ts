@@ -4,6 +4,7 @@ import { ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
 import type { ProxyServer } from '@tabmcp/proxy';
 import { connectExtension, startTestProxy, tokenFor } from '../../../test-support/proxy/fixtures';
 import type { Json, TestSocket } from '../../../test-support/proxy/test-socket';
+import { waitFor } from '../../../test-support/wait';
 import type { BrowserEvent } from '../src/core/browser-connection';
 import { chooseExtension, plainTextTokenWarning } from '../src/proxy-client/choose-extension';
 import { withJitter } from '../src/proxy-client/jitter';
@@ -66,9 +67,13 @@ describe('chooseExtension', () => {
   });
 });
 
-/** A scripted extension on a real proxy: answers getTabs and callPageTool; `hold` keeps calls unanswered. */
+/**
+ * A scripted extension on a real proxy: answers getTabs and callPageTool; `hold` keeps calls unanswered
+ * (they are kept in `held`, so a test can wait until one has arrived).
+ */
 function serveFakeExtension(socket: TestSocket, state: { tabs: TabInfo[]; version: number; hold: boolean }) {
   const waiting: Json[] = [];
+  const held: Json[] = [];
   void (async () => {
     for (;;) {
       let frame: Json;
@@ -89,7 +94,9 @@ function serveFakeExtension(socket: TestSocket, state: { tabs: TabInfo[]; versio
           });
         if (params.sinceVersion === state.version) waiting.push({ answer } as unknown as Json);
         else answer();
-      } else if (frame.method === 'callPageTool' && !state.hold) {
+      } else if (frame.method === 'callPageTool' && state.hold) {
+        held.push(frame);
+      } else if (frame.method === 'callPageTool') {
         socket.send({
           jsonrpc: '2.0',
           id: frame.id,
@@ -99,6 +106,7 @@ function serveFakeExtension(socket: TestSocket, state: { tabs: TabInfo[]; versio
     }
   })();
   return {
+    held,
     change(tabs: TabInfo[]) {
       state.tabs = tabs;
       state.version += 1;
@@ -145,13 +153,11 @@ describe('ProxyBrowserConnection against a real proxy', () => {
 
     fake.change([tab(7, { tools: [tool('go'), tool('stop')] })]);
     const grew = () => events.some((event) => event.type === 'toolsChanged' && event.tools.length === 2);
-    const deadline = Date.now() + 5_000;
-    while (!grew() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 10));
-    assert.ok(grew(), JSON.stringify(events));
+    await waitFor(grew, 5_000, `the grown tool list among ${JSON.stringify(events)}`);
 
     state.hold = true;
     const pending = connection.callTool(7, 'go', {}, 30_000);
-    await new Promise((done) => setTimeout(done, 50));
+    await waitFor(() => fake.held.length > 0, 5_000, 'the call to reach the extension');
     first.socket.terminate();
     await assert.rejects(pending, (error: unknown) => {
       assert.ok(error instanceof ProtocolError);

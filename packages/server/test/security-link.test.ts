@@ -11,6 +11,24 @@ import { authenticateListener } from '../src/link/link-auth';
 import { LinkEndpoint } from '../src/link/link-endpoint';
 import { WebSocketBrowserLink } from '../src/link/websocket-browser-link';
 
+/**
+ * Resolves once all the peer wrote before now has arrived: a ping sent now comes back as a pong after
+ * those frames (one ordered stream), instead of sleeping on it. A closed socket has nothing more to bring.
+ */
+function flushed(socket: WebSocket, timeoutMs = 5_000): Promise<void> {
+  if (socket.readyState !== WebSocket.OPEN) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no pong within ${timeoutMs} ms`)), timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    socket.once('pong', done);
+    socket.once('close', done);
+    socket.ping();
+  });
+}
+
 /** Issue 13, the server's side of the browser link over real sockets (findings 2, 3, 13). */
 describe('security: the browser link server', () => {
   const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -21,10 +39,10 @@ describe('security: the browser link server', () => {
   it('a tabmcp joining as a peer never hands its token or a request to a port squatter (finding 3)', async () => {
     const port = await freePort();
     const token = randomBytes(24).toString('base64url');
-    const seen: Array<{ url: string; frames: string[] }> = [];
+    const seen: Array<{ url: string; frames: string[]; socket: WebSocket }> = [];
     const squatter = new WebSocketServer({ host: '127.0.0.1', port });
     squatter.on('connection', (socket, request) => {
-      const entry = { url: request.url ?? '', frames: [] as string[] };
+      const entry = { url: request.url ?? '', frames: [] as string[], socket };
       seen.push(entry);
       socket.on('message', (data) => {
         entry.frames.push(data.toString());
@@ -50,7 +68,7 @@ describe('security: the browser link server', () => {
     await waitFor(() => seen.some((entry) => entry.frames.length > 0), 10_000, 'the peer to dial the squatter');
     // An agent asks for tabs: with a proven owner this would send `connect` to it.
     await tabmcp.client.callTool({ name: 'list_tabs', arguments: {} });
-    await new Promise((done) => setTimeout(done, 300));
+    await Promise.all(seen.map(({ socket }) => flushed(socket)));
     for (const entry of seen) {
       assert.doesNotMatch(entry.url, /token/);
       for (const frame of entry.frames) {

@@ -8,6 +8,20 @@ const text = (result: { content: Array<{ type: string; text?: string }> }) =>
   result.content.map((c) => c.text).join('');
 const settle = () => new Promise((done) => setImmediate(done));
 
+/** Resolves at the session's next list_changed; fails after `timeoutMs` without one. */
+function nextToolsChange(session: BrowserSession, timeoutMs = 5_000): Promise<void> {
+  const previous = session.ontoolschanged;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no list_changed within ${timeoutMs} ms`)), timeoutMs);
+    session.ontoolschanged = () => {
+      previous?.();
+      session.ontoolschanged = previous;
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+}
+
 async function focusedShop(options: { fallbackTools?: boolean; navigationGraceMs?: number } = {}) {
   const browser = new FakeBrowser();
   const session = new BrowserSession({ connection: browser, launcher: undefined, connectGraceMs: 10, ...options });
@@ -35,10 +49,11 @@ describe('BrowserSession robustness', () => {
   });
 
   it('tools that stay gone after the grace do disappear, with list_changed', async () => {
-    const { browser, tabId, changes, names } = await focusedShop({ navigationGraceMs: 5 });
+    const { browser, session, tabId, changes, names } = await focusedShop({ navigationGraceMs: 5 });
     const before = changes();
+    const changed = nextToolsChange(session);
     browser.emit({ type: 'toolsChanged', tabId, tools: [] });
-    await new Promise((done) => setTimeout(done, 30));
+    await changed;
     await settle();
     assert.equal(changes(), before + 1);
     assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog']);
@@ -89,15 +104,28 @@ describe('BrowserSession robustness', () => {
     assert.match(text(result), /disconnected.*reconnects by itself/);
   });
 
-  it('open_tab reports progress while the page loads', async () => {
+  it('open_tab reports progress while the page loads', async (t) => {
     const { browser, session } = await focusedShop();
+    // The page loads when the test says so, a mocked second after the tab was asked for.
+    t.mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
     const original = browser.openTab.bind(browser);
-    browser.openTab = async (url, focus) => {
-      await new Promise((done) => setTimeout(done, 1_100));
-      return original(url, focus);
+    let asked: () => void = () => {};
+    const opening = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
+    let load: () => void = () => {};
+    browser.openTab = (url, focus) => {
+      asked();
+      return new Promise((resolve) => {
+        load = () => resolve(original(url, focus));
+      });
     };
     const messages: string[] = [];
-    await session.callTool('open_tab', { url: 'http://slow.test/' }, (message) => messages.push(message));
+    const call = session.callTool('open_tab', { url: 'http://slow.test/' }, (message) => messages.push(message));
+    await opening;
+    t.mock.timers.tick(1_000);
+    load();
+    await call;
     assert.equal(messages[0], 'Opening http://slow.test/');
     assert.match(messages[1] ?? '', /^Waiting for http:\/\/slow\.test\/ to load \(1 s\)$/);
   });

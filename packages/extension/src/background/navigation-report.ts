@@ -232,13 +232,50 @@ interface NavigationWatch {
   stop(): void;
 }
 
+/** The browser's navigation events, as one watch (below) hears them. */
+interface NavigationEvents {
+  began(tabId: number, url: string): void;
+  failed(tabId: number, error: string): void;
+  completed(tabId: number, tab: chrome.tabs.Tab): void;
+  closed(tabId: number): void;
+}
+
+/** The watches of the calls in flight; the chrome listeners stay added and fan out to them. */
+const listening = new Set<NavigationEvents>();
+let listenersAdded = false;
+
+/**
+ * Adds the chrome listeners once, at the first call, and keeps them: adding and removing four
+ * listeners per call was half of the worker's busy time on a page tool call (each is a round trip
+ * to the browser process), while a listener nobody is waiting on costs a map lookup per event.
+ */
+function hearNavigations(): void {
+  if (listenersAdded) return;
+  listenersAdded = true;
+  const topFrame = (details: { frameId: number; documentLifecycle?: string }) =>
+    details.frameId === 0 && details.documentLifecycle !== 'prerender';
+  chrome.webNavigation.onBeforeNavigate.addListener((details) => {
+    if (topFrame(details)) for (const watch of listening) watch.began(details.tabId, details.url);
+  });
+  chrome.webNavigation.onErrorOccurred.addListener((details) => {
+    if (topFrame(details)) for (const watch of listening) watch.failed(details.tabId, details.error);
+  });
+  chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+    if (change.status === 'complete') for (const watch of listening) watch.completed(tabId, tab);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => {
+    for (const watch of listening) watch.closed(tabId);
+  });
+}
+
 /**
  * Hears the top-frame navigations of every tab (a hub-routed call learns its tab only from the
- * answer): webNavigation says when one begins, commits or fails (a download ends as ERR_ABORTED),
- * tabs.onUpdated when its page completed. Same-document changes (pushState, #fragment) begin no
- * navigation here. A prerendered page's own events are not the tab's.
+ * answer) from the moment it is made: webNavigation says when one begins, commits or fails (a
+ * download ends as ERR_ABORTED), tabs.onUpdated when its page completed. Same-document changes
+ * (pushState, #fragment) begin no navigation here. A prerendered page's own events are not the tab's.
  */
 function watchNavigations(): NavigationWatch {
+  hearNavigations();
   const states = new Map<number, NavigationState>();
   const wakers = new Map<number, Set<() => void>>();
   const stateOf = (tabId: number): NavigationState => {
@@ -253,34 +290,27 @@ function watchNavigations(): NavigationWatch {
     change(stateOf(tabId));
     for (const wake of wakers.get(tabId) ?? []) wake();
   };
-  const topFrame = (details: { frameId: number; documentLifecycle?: string }) =>
-    details.frameId === 0 && details.documentLifecycle !== 'prerender';
-  const onBeforeNavigate = (details: chrome.webNavigation.WebNavigationBaseCallbackDetails) => {
-    if (!topFrame(details)) return;
-    changed(details.tabId, (state) => {
-      Object.assign(state, { started: true, url: details.url, error: undefined, complete: undefined });
-    });
+  const events: NavigationEvents = {
+    began: (tabId, url) =>
+      changed(tabId, (state) => {
+        Object.assign(state, { started: true, url, error: undefined, complete: undefined });
+      }),
+    failed: (tabId, error) =>
+      changed(tabId, (state) => {
+        state.error = error;
+      }),
+    completed: (tabId, tab) => {
+      if (!states.get(tabId)?.started) return;
+      changed(tabId, (state) => {
+        state.complete = tab;
+      });
+    },
+    closed: (tabId) =>
+      changed(tabId, (state) => {
+        state.closed = true;
+      }),
   };
-  const onError = (details: chrome.webNavigation.WebNavigationFramedErrorCallbackDetails) => {
-    if (!topFrame(details)) return;
-    changed(details.tabId, (state) => {
-      state.error = details.error;
-    });
-  };
-  const onUpdated = (id: number, change: chrome.tabs.OnUpdatedInfo, tab: chrome.tabs.Tab) => {
-    if (change.status !== 'complete' || !states.get(id)?.started) return;
-    changed(id, (state) => {
-      state.complete = tab;
-    });
-  };
-  const onRemoved = (id: number) =>
-    changed(id, (state) => {
-      state.closed = true;
-    });
-  chrome.webNavigation.onBeforeNavigate.addListener(onBeforeNavigate);
-  chrome.webNavigation.onErrorOccurred.addListener(onError);
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  chrome.tabs.onRemoved.addListener(onRemoved);
+  listening.add(events);
   return {
     until: (tabId, reached, timeoutMs) => {
       const now = states.get(tabId);
@@ -301,10 +331,7 @@ function watchNavigations(): NavigationWatch {
       );
     },
     stop: () => {
-      chrome.webNavigation.onBeforeNavigate.removeListener(onBeforeNavigate);
-      chrome.webNavigation.onErrorOccurred.removeListener(onError);
-      chrome.tabs.onUpdated.removeListener(onUpdated);
-      chrome.tabs.onRemoved.removeListener(onRemoved);
+      listening.delete(events);
     },
   };
 }

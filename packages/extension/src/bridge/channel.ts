@@ -6,3 +6,11 @@ export const SOURCE_META_KEY = 'tabmcp/source';
 
 /** The DOM event by which the MAIN-world bridge announces a native dialog (bridge/dialog-announce.ts). */
 export const DIALOG_EVENT = 'tabmcp-dialog';
+
+/**
+ * The DOM event by which the content script asks the MAIN-world bridge to look for the page's
+ * tools now, before it asks who serves them (the bridge otherwise looks every 100 ms): a page
+ * whose `window.mcp` exists by then is served at once. It reaches the MAIN world synchronously; a
+ * page that dispatches it only makes the bridge look early.
+ */
+export const LOOK_NOW_EVENT = 'tabmcp-look-now';

@@ -1,6 +1,6 @@
 import { type PageMcpApi, serveTab } from '@tabmcp/page';
 import type { ToolSource } from '@tabmcp/protocol';
-import { BRIDGE_CHANNEL, SOURCE_META_KEY } from './channel';
+import { BRIDGE_CHANNEL, LOOK_NOW_EVENT, SOURCE_META_KEY } from './channel';
 import { findFormTools } from './declarative-forms';
 import { announceDialogs } from './dialog-announce';
 import { watchPageActivity } from './page-activity';
@@ -45,28 +45,45 @@ async function serveWebMcp(): Promise<void> {
 
 function start(): void {
   const startedAt = Date.now();
-  const look = async () => {
+  let serving = false;
+  /** Serves what it finds; false when the page has nothing to serve yet. */
+  const look = async (): Promise<boolean> => {
+    if (serving) return true;
     const api = findWindowMcp();
     if (api) {
+      serving = true;
       serve(api, () => 'window.mcp');
-      return;
+      return true;
     }
     const context = findModelContext();
     const hasForms = document.readyState !== 'loading' && findFormTools().length > 0;
     if (hasForms || (context && (await hasWebMcpTools(context)))) {
+      if (serving) return true;
+      serving = true;
       await serveWebMcp();
-      return;
+      return true;
     }
+    return false;
+  };
+  const poll = async () => {
+    if (await look()) return;
     const elapsed = Date.now() - startedAt;
     if (elapsed < LOOK_FOR_MS) {
       const every = elapsed < LOOK_OFTEN_FOR_MS ? LOOK_OFTEN_EVERY_MS : LOOK_SELDOM_EVERY_MS;
-      setTimeout(() => void look().catch(report), every);
+      setTimeout(() => void poll().catch(report), every);
       return;
     }
     // A WebMCP page that registers its first tool late still gets served.
-    context?.addEventListener('toolchange', () => void serveWebMcp().catch(report), { once: true });
+    const serveLate = () => {
+      if (serving) return;
+      serving = true;
+      void serveWebMcp().catch(report);
+    };
+    findModelContext()?.addEventListener('toolchange', serveLate, { once: true });
   };
-  void look().catch(report);
+  // The content script asks before its handshake (channel.ts), so it need not wait for the next poll.
+  document.addEventListener(LOOK_NOW_EVENT, () => void look().catch(report));
+  void poll().catch(report);
 }
 
 function report(error: unknown): void {

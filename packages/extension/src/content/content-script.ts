@@ -8,8 +8,9 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
-import { BRIDGE_CHANNEL } from '../bridge/channel';
+import { BRIDGE_CHANNEL, LOOK_NOW_EVENT } from '../bridge/channel';
 import { relayDialogs } from './dialog-relay';
+import { callForThisDocument, markedTools } from './document-check';
 import { documentTagSettled } from './document-tag';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
@@ -29,10 +30,11 @@ const PAGE_SERVERS: Candidate[] = [
   { channel: BRIDGE_CHANNEL, source: 'window.mcp' },
 ];
 /**
- * Pages with their own tools answer the handshake within a few milliseconds; later ones still take
- * precedence. Short, so derived tools are ready within 300 ms of load (bench/dom-derive.ts).
+ * Derived tools start once the page's servers had their turn to answer the handshake
+ * (page-turn.ts), with no fixed wait; a server that speaks up later still takes precedence. This
+ * only bounds that turn for a page that swallows the probe.
  */
-const DOM_TOOLS_AFTER_MS = 150;
+const DOM_TOOLS_BOUND_MS = 150;
 /** A page's server that has not listed its tools by then has failed: derived tools stand in. */
 const LIST_TIMEOUT_MS = 5_000;
 
@@ -54,6 +56,8 @@ interface ToolOrigin {
 }
 
 function main(): void {
+  // A `window.mcp` already there is served before the handshake below asks for it.
+  document.dispatchEvent(new CustomEvent(LOOK_NOW_EVENT));
   let origin: ToolOrigin | undefined;
   let port: TabPort | undefined;
   const sent = new SentToolList();
@@ -71,6 +75,8 @@ function main(): void {
     }
     // The page's own server may have taken over while this list was on its way.
     if (origin !== current) return;
+    // Each tool names this document, so a call made from this list never runs on the next page's.
+    tools = markedTools(tools);
     if (!sent.record(tools) && method === 'browser/updateTools') return;
     port?.post(
       method === 'browser/registerTools'
@@ -94,6 +100,11 @@ function main(): void {
   const router: Pick<TabClient, 'request'> = {
     request: async (method, params) => {
       await documentTagSettled();
+      if (method === 'tools/call')
+        return callForThisDocument(params, (checked) => {
+          if (!origin) throw new Error('This page has no tools yet');
+          return origin.client.request(method, checked);
+        });
       if (!origin) throw new Error('This page has no tools yet');
       return origin.client.request(method, params);
     },
@@ -115,10 +126,10 @@ function main(): void {
     else port = connectPort(router, register, shutDown);
   };
 
-  /** Derived tools, unless a page's server speaks up within `delayMs` (any channel in `channels`). */
-  const scheduleDerived = (delayMs: number, channels: string[]) =>
+  /** Derived tools, unless a page's server on one of `channels` answers when its turn comes. */
+  const scheduleDerived = (boundMs: number, channels: string[]) =>
     scheduleDomTools(
-      delayMs,
+      boundMs,
       channels,
       (dom: DomToolSource) => {
         if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
@@ -131,7 +142,7 @@ function main(): void {
       reportError,
     );
   let domTools = scheduleDerived(
-    DOM_TOOLS_AFTER_MS,
+    DOM_TOOLS_BOUND_MS,
     PAGE_SERVERS.map(({ channel }) => channel),
   );
 
@@ -158,17 +169,18 @@ function main(): void {
 
   /**
    * The page stopped its server (mcp-server-stopped) or it failed: the tab keeps its Port and gets
-   * derived tools, unless a new server speaks up first (a remount, within `delayMs`).
+   * derived tools, unless a new server speaks up first (a remount in the page's next turn); with
+   * `boundMs` 0 at once.
    */
-  const pageServerGone = (gone: ToolOrigin, delayMs: number) => {
+  const pageServerGone = (gone: ToolOrigin, boundMs: number) => {
     if (origin !== gone) return;
     origin = undefined;
     gone.stop();
-    standIn(delayMs);
+    standIn(boundMs);
   };
-  const standIn = (delayMs: number) => {
+  const standIn = (boundMs: number) => {
     domTools.cancel();
-    domTools = scheduleDerived(delayMs, delayMs === 0 ? [] : PAGE_SERVERS.map(({ channel }) => channel));
+    domTools = scheduleDerived(boundMs, boundMs === 0 ? [] : PAGE_SERVERS.map(({ channel }) => channel));
     discoverLater();
   };
 
@@ -202,7 +214,7 @@ function main(): void {
           capabilities,
           stop: () => client.close('Replaced'),
         };
-        client.onclose = () => pageServerGone(pageServer, DOM_TOOLS_AFTER_MS);
+        client.onclose = () => pageServerGone(pageServer, DOM_TOOLS_BOUND_MS);
         use(pageServer);
       },
       (error: unknown) => {

@@ -1,6 +1,7 @@
 import { TabClient } from '@tabmcp/page';
 import { PageBrowserCapabilities, ToolSource } from '@tabmcp/protocol';
 import { SOURCE_META_KEY } from '../bridge/channel';
+import { afterPageTurn } from './page-turn';
 
 export interface Candidate {
   channel: string;
@@ -9,8 +10,11 @@ export interface Candidate {
 
 /** How long a page gets to start its MCP server after the content script runs. */
 const DISCOVERY_TIMEOUT_MS = 5_000;
-/** After the first answer, how long a higher-priority channel that has not answered yet may still answer. */
-const PRIORITY_GRACE_MS = 30;
+/**
+ * After the first answer, a higher-priority channel that has not answered yet gets the page's turn
+ * (content/page-turn.ts) to answer too; this bounds that turn if the page swallows the probe.
+ */
+const PRIORITY_TURN_BOUND_MS = 30;
 
 /**
  * Asks every candidate channel at once and keeps the first in list order that answered, so a
@@ -34,7 +38,7 @@ export async function findPageServer(
         () => {
           ready[index] = true;
           settleIfDecided();
-          setTimeout(() => resolve(ready.indexOf(true)), PRIORITY_GRACE_MS);
+          afterPageTurn(() => resolve(ready.indexOf(true)), PRIORITY_TURN_BOUND_MS);
         },
         () => {
           failed[index] = true;

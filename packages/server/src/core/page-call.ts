@@ -28,7 +28,14 @@ export async function callPageTool(
   const refused = pageArgumentsError(tool.name, tool.inputSchema, args);
   if (refused) return refused;
   try {
-    return await session.connection.callTool(tabId, tool.name, args, session.timings.pageToolTimeoutMs);
+    // The call names the page whose tools the agent saw: a page loaded since refuses it (seen-documents.ts).
+    const result = await session.connection.callTool(
+      tabId,
+      tool.name,
+      session.documents.carry(tabId, args),
+      session.timings.pageToolTimeoutMs,
+    );
+    return session.documents.answered(tabId, result);
   } catch (error) {
     return errorResult(
       pageToolFailed(tool.name, tabId, errorMessage(error), hintFor(error, tool.name, session, tabId)),

@@ -5,6 +5,7 @@ import {
   MAX_DESCRIPTION_LENGTH,
   MAX_TOOL_NAME_LENGTH,
   type Tool,
+  withoutDocument,
 } from '@tabmcp/protocol';
 
 export interface ExposedPageTool {
@@ -51,7 +52,8 @@ function describePageTool(tool: Tool, origin: string): string {
  */
 export function presentPageTool(tool: Tool, exposedName: string, origin: string): Tool & { description: string } {
   const presented: Tool & { description: string } = {
-    ...tool,
+    // Which document the tool came from is the server's to remember, not the agent's to read.
+    ...withoutDocument(tool),
     name: exposedName,
     description: describePageTool(tool, origin),
   };

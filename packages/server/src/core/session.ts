@@ -4,6 +4,7 @@ import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
+import { SeenDocuments } from './seen-documents';
 import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
 import {
   ALREADY_CONNECTED,
@@ -71,6 +72,7 @@ export class BrowserSession {
   #linkDroppedAt: number | undefined;
   #focusedTabId: number | null = null;
   #pageTools: ExposedPageTool[] = [];
+  readonly #documents = new SeenDocuments();
   readonly #announcer: ListAnnouncer;
   readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
   /** Tabs the browser reported closed, so a late reply cannot bring one back (issue 27 D3); bounded. */
@@ -105,8 +107,10 @@ export class BrowserSession {
     this.#connection.on('event', (event) => this.#onEvent(event));
     this.#connection.on('down', (reason) => this.#onLinkDown(reason));
     this.#connection.on('up', () => this.#onLinkUp());
+    // Not the page's document: a reload that brings the same tools back announces nothing, and a call
+    // made from the list before it is refused once, saying so (seen-documents.ts).
     this.#announcer = new ListAnnouncer(
-      () => this.listTools(),
+      () => this.#currentTools(),
       () => this.ontoolschanged?.(),
     );
   }
@@ -141,11 +145,21 @@ export class BrowserSession {
     this.#refreshPageTools();
   }
 
-  /** docs/requirements.md, "Tool Availability by State". */
+  /** docs/requirements.md, "Tool Availability by State". The agent reads this list: its page's document is remembered. */
   listTools(): ListedTool[] {
+    const tab = this.#focusedTab();
+    if (tab) this.#documents.listed(tab.id, tab.tools);
+    return this.#currentTools();
+  }
+
+  #focusedTab(): TabState | undefined {
+    return this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+  }
+
+  #currentTools(): ListedTool[] {
     const names = this.#options.fallbackTools ? [...this.#coreTools.keys()] : this.#availableCoreNames();
     const core = names.map((name) => this.#listCore(name));
-    const tab = this.#focusedTabId === null ? undefined : this.#tabs.get(this.#focusedTabId);
+    const tab = this.#focusedTab();
     if (!tab) return core;
     const origin = originOf(tab.url);
     return [...core, ...this.#pageTools.map(({ exposedName, tool }) => presentPageTool(tool, exposedName, origin))];
@@ -204,6 +218,7 @@ export class BrowserSession {
       get coreToolNames() {
         return session.#coreToolNames;
       },
+      documents: this.#documents,
       focusedPageTools: () => this.listTools().filter((tool) => !this.#coreToolNames.has(tool.name)),
       attach: async () => {
         this.#wantConnected = true;
@@ -279,6 +294,7 @@ export class BrowserSession {
 
   #removeTab(tabId: number): void {
     this.#cancelPendingEmpty(tabId);
+    this.#documents.forget(tabId);
     this.#tabs.delete(tabId);
     if (this.#focusedTabId === tabId) this.#setFocus(null);
     else this.#announcer.schedule();

@@ -1,6 +1,7 @@
 import type { BrowserInfo, TabInfo, Tool } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserLauncher } from './browser-connection';
 import type { ExposedPageTool } from './page-tool-names';
+import type { SeenDocuments } from './seen-documents';
 import type { ListedTool } from './tool-definition';
 
 export interface TabState {
@@ -46,6 +47,8 @@ export interface ToolSession {
   readonly browser: BrowserInfo | undefined;
   /** performance.now() of the last link drop, so a relaunch does not mistake a dying browser for a live one. */
   readonly linkDroppedAt: number | undefined;
+  /** Per tab, the document whose tools the agent last saw; page calls carry it. */
+  readonly documents: SeenDocuments;
   /** Names a page tool may not take. */
   readonly coreToolNames: ReadonlySet<string>;
   /** The focused tab's tools as listed (list_page_tools). */

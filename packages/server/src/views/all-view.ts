@@ -7,6 +7,7 @@ import {
   type Logger,
   type ServerRequest,
   validate,
+  withoutDocument,
 } from '@tabmcp/protocol';
 import type { BrowserConnection } from '../core/browser-connection';
 import { ListAnnouncer } from '../core/list-announcer';
@@ -150,7 +151,8 @@ export class AllView implements McpView {
       );
       const checked = validate(CallToolResult, raw, `result of ${name}`);
       if (!checked.ok) throw checked.error;
-      return checked.value;
+      // The page's document id is for the focused view's calls (seen-documents.ts); hub names route by domain.
+      return withoutDocument(checked.value);
     } catch (error) {
       return errorResult(
         `The page tool "${name}" failed: ${errorMessage(error)}. List the tools again if its tab closed; list_tabs shows the open tabs.`,

@@ -1,12 +1,14 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { clickInTurns } from './click-in-turns';
 import { chooseOption, isCombobox } from './combobox';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
-import { click, doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
+import { doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { syntheticOrTrusted } from './no-effect-retry';
 import { expectChecked, expectSelected, expectValue } from './readback';
+import { clickTarget } from './sortable-headers';
 import { isShown, quoted } from './text';
 import { holdsText, selectTextIn } from './text-range';
 import {
@@ -94,7 +96,7 @@ export async function actOn(
           await syntheticOrTrusted(
             element,
             context,
-            () => click(element),
+            () => clickInTurns(clickTarget(element)),
             () => trustedClick(element, 1),
           );
         },

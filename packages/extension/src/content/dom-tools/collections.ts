@@ -44,6 +44,8 @@ export interface Collection {
   signature: string;
   name: string;
   items(): Element[];
+  /** The first MAX_SAMPLE items: what the collection is judged and its actions listed on. */
+  sample(): Element[];
 }
 
 export function findCollections(
@@ -68,10 +70,11 @@ export function findCollections(
   const elements = composedElements(doc);
   for (let index = elements.length - 1; index >= 0; index--) {
     const container = elements[index] as Element;
-    if (aroundCollection.has(container)) continue;
+    // Cheap tests first: on a page of 100,000 elements most are leaves or hold a single child.
+    if (!mayHoldItems(container) || aroundCollection.has(container)) continue;
     // The cells of a table row are one item, never a list of their own.
-    if (SKIPPED_CHILDREN.has(container.tagName) || container.tagName === 'TR' || container.tagName === 'HTML') continue;
-    if (container.childElementCount < 1 && !container.shadowRoot) continue;
+    const tag = container.tagName;
+    if (SKIPPED_CHILDREN.has(tag) || tag === 'TR' || tag === 'HTML') continue;
     if (isInWidget(container) || excluded(container)) continue;
     const collection = asCollection(container, hover);
     if (!collection) continue;
@@ -82,20 +85,46 @@ export function findCollections(
   return found.reverse().slice(0, MAX_COLLECTIONS);
 }
 
+/**
+ * Whether a container could hold a collection at all: a list by its markup with a child, or any
+ * element with two children, a shadow root or a slot (whose children are what it shows).
+ */
+function mayHoldItems(container: Element): boolean {
+  const count = container.childElementCount;
+  if (count >= 2) return true;
+  if (count === 1 && (container.firstElementChild?.localName === 'slot' || container.matches(LIST_CONTAINERS)))
+    return true;
+  return container.shadowRoot !== null || container.localName === 'slot';
+}
+
+/** The first `max` shown children of `container` with `signature`: judging a list never looks at all of it. */
+function firstItems(container: Element, signature: string, max: number): Element[] {
+  const found: Element[] = [];
+  for (const child of composedChildren(container)) {
+    if (found.length >= max) break;
+    if (itemSignature(child) === signature && isShown(child)) found.push(child);
+  }
+  return found;
+}
+
 function asCollection(container: Element, hover: HoverRules): Collection | undefined {
   // The children a person sees: a host's shadow content, a slot's assigned elements.
   const children = composedChildren(container).filter((child) => !SKIPPED_CHILDREN.has(child.tagName));
   const counts = new Map<string, number>();
-  for (const child of children) counts.set(signatureOf(child), (counts.get(signatureOf(child)) ?? 0) + 1);
+  for (const child of children) {
+    const key = itemSignature(child);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   let signature = '';
   let count = 0;
   for (const [candidate, n] of counts) if (n > count) [signature, count] = [candidate, n];
   const isList = container.matches(LIST_CONTAINERS);
   if (count < (isList ? 1 : 2) || count < children.length * 0.6) return undefined;
   if (!isShown(container)) return undefined;
-  const items = () => composedChildren(container).filter((child) => signatureOf(child) === signature && isShown(child));
+  const items = () =>
+    composedChildren(container).filter((child) => itemSignature(child) === signature && isShown(child));
   // Judged on its first items: a table of 25,000 rows is a list after 200 as surely as after all.
-  const current = items().slice(0, MAX_SAMPLE);
+  const current = firstItems(container, signature, MAX_SAMPLE);
   if (current.length < (isList ? 1 : 2)) return undefined;
   // A table whose one child is its body: the body is the list.
   if (current.length === 1 && current[0]?.matches(LIST_CONTAINERS)) return undefined;
@@ -121,7 +150,7 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
     // Layout boxes (a row of columns, a page's sections) are not items: items repeat one skeleton.
     if (!repeatsOneSkeleton(current)) return undefined;
   }
-  return { container, signature, name: nameOf(container), items };
+  return { container, signature, name: nameOf(container), items, sample: () => current };
 }
 
 /** Most items are built alike: the same tags at their first two levels, the same classes. */
@@ -137,7 +166,8 @@ function repeatsOneSkeleton(items: Element[]): boolean {
   return Math.max(...counts.values()) >= Math.max(2, items.length * 0.6);
 }
 
-function signatureOf(element: Element): string {
+/** What the items of one collection share: their tag and role. */
+export function itemSignature(element: Element): string {
   return `${element.tagName}|${element.getAttribute('role') ?? ''}`;
 }
 
@@ -233,7 +263,7 @@ export function collectionTools(collections: Collection[], names: NameRegistry, 
 
 function collectionTool(collection: Collection, names: NameRegistry, context: ToolContext): DomTool {
   const name = names.claim(`${collection.name}_item`);
-  const items = collection.items().slice(0, MAX_SAMPLE);
+  const items = collection.sample();
   const perItem = items.map((item) => controlsOf(item, context.hover));
   const shared = sharedCaptions(perItem, items.length);
   const actions = actionsOf(perItem, shared);

@@ -1,6 +1,7 @@
+import { clickInTurns } from './click-in-turns';
 import { composedQueryAll, elementById, isTag } from './composed-tree';
 import { isTextField, roleOf } from './elements';
-import { click, fillText } from './input';
+import { fillText } from './input';
 import { clean, isVisible, labelOf, quoted } from './text';
 
 /** How long the options of a combobox get to show after it was opened or typed into. */
@@ -23,9 +24,9 @@ export function isCombobox(element: Element): boolean {
  */
 export async function chooseOption(combobox: Element, wanted: string): Promise<string> {
   if (isTextField(combobox)) fillText(combobox, wanted);
-  else click(combobox);
+  else await clickInTurns(combobox);
   const option = await waitForOption(combobox, wanted);
-  click(option);
+  await clickInTurns(option);
   return labelOf(option);
 }
 

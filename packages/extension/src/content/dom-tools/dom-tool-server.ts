@@ -4,7 +4,7 @@ import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
 import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
-import { type Collection, collectionTools, findCollections } from './collections';
+import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
 import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
@@ -21,7 +21,7 @@ import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
-import { toolChrome } from './main-content';
+import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
@@ -140,18 +140,29 @@ export class DomToolServer {
     const doc = this.#doc;
     const context = this.#context;
     const names = new NameRegistry([...READING_TOOLS, 'act']);
-    const forms = formTools(doc, names, context).slice(0, MAX_FORMS);
-    const toolForms = new Set(composedQueryAll<HTMLFormElement>(doc, 'form').filter((form) => formGetsTool(form)));
+    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them,
+    // nor a newsletter form there (act reaches it); a search box or sign-in form stays (main-content.ts).
+    const inChrome = toolChrome();
+    const inChromeControl = chromeControl(inChrome);
+    const forms = formTools(doc, names, context, inChromeControl).slice(0, MAX_FORMS);
+    const toolForms = new Set(
+      composedQueryAll<HTMLFormElement>(doc, 'form').filter((form) => !inChromeControl(form) && formGetsTool(form)),
+    );
     const inToolForm = (element: Element) => {
       const form = (element as HTMLInputElement).form ?? element.closest('form');
       return form !== null && toolForms.has(form);
     };
-    // Sidebars, footers and share widgets give no tools: a reading or acting task needs none of them.
-    const inChrome = toolChrome();
     const collections = findCollections(doc, context.hover, (element) => inToolForm(element) || inChrome(element));
-    const items = new Set(collections.flatMap((collection) => collection.items()));
+    // An item is a child of a collection's container with the collection's signature; asked without
+    // judging every item's visibility (a table of 25,000 rows), since a hidden item's controls are hidden too.
+    const containers = new Map(collections.map((collection) => [collection.container, collection.signature]));
     const inItem = (element: Element) => {
-      for (let node: Element | null = element; node; node = composedParent(node)) if (items.has(node)) return true;
+      for (let node: Element | null = element; node; ) {
+        const parent = composedParent(node);
+        const signature = parent ? containers.get(parent) : undefined;
+        if (signature !== undefined && signature === itemSignature(node)) return true;
+        node = parent;
+      }
       return false;
     };
     const listTools = collectionTools(collections, names, context);
@@ -161,8 +172,13 @@ export class DomToolServer {
     }));
     return [
       ...forms,
-      ...fieldTools(doc, names, context, inItem),
-      ...choiceTools(doc, names, context, (element) => inToolForm(element) || inItem(element)),
+      ...fieldTools(doc, names, context, (element) => inItem(element) || inChromeControl(element)),
+      ...choiceTools(
+        doc,
+        names,
+        context,
+        (element) => inToolForm(element) || inItem(element) || inChromeControl(element),
+      ),
       ...listTools,
       ...buttonTools(doc, names, context, (element) => inToolForm(element) || inItem(element) || inChrome(element)),
       contentTool('get_page_content', context),

@@ -1,4 +1,5 @@
 import { isTag } from './composed-tree';
+import { isSortableHeader } from './sortable-headers';
 import { isStyledControl } from './styled-controls';
 import { accessibleName, clean, quoted } from './text';
 
@@ -64,7 +65,9 @@ const INPUT_ROLES: Record<string, string> = {
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
-  return element.matches(INTERACTIVE) || isRovingMember(element) || isStyledControl(element);
+  return (
+    element.matches(INTERACTIVE) || isRovingMember(element) || isSortableHeader(element) || isStyledControl(element)
+  );
 }
 
 /**
@@ -173,15 +176,22 @@ function flagsOf(element: Element, onHover: boolean): string[] {
 
 /**
  * An element as get_page_content writes it: `[checkbox ☑ "Buy milk" k7]`. `withName` is false when
- * the name is a <label> the reader already shows as text beside it.
+ * the reader shows the name as text already; a name taken from a shown <label> is left out when the
+ * label is around or after the field or, where the reader says (`labelWritten`), is the text written right before it.
  */
-export function token(element: Element, handle: string, options: { onHover?: boolean; withName?: boolean } = {}) {
+export function token(
+  element: Element,
+  handle: string,
+  options: { onHover?: boolean; withName?: boolean; labelWritten?: (name: string) => boolean } = {},
+) {
   const role = roleOf(element);
   const parts: string[] = [role];
   const checked = checkedState(element);
   if (checked !== undefined) parts.push(checked ? '☑' : '☐');
   const { name, from } = accessibleName(element);
-  if (name && (options.withName ?? true) && !(from === 'label' && isLabelShown(element))) parts.push(quoted(name));
+  const labelShown =
+    from === 'label' && isLabelShown(element) && (labelFollows(element) || (options.labelWritten?.(name) ?? true));
+  if (name && (options.withName ?? true) && !labelShown) parts.push(quoted(name));
   const value = shownValue(element);
   if (value !== undefined && role !== 'checkbox' && role !== 'radio') parts.push(`= ${quoted(value)}`);
   const flags = flagsOf(element, options.onHover ?? false);
@@ -194,6 +204,15 @@ export function token(element: Element, handle: string, options: { onHover?: boo
 export function describeElement(element: Element): string {
   const { name } = accessibleName(element);
   return name ? `${roleOf(element)} ${quoted(name, 40)}` : roleOf(element);
+}
+
+/** A label around its field or after it (a checkbox's caption) is read beside the token. */
+function labelFollows(element: Element): boolean {
+  const label = (element as HTMLInputElement).labels?.[0];
+  return (
+    label !== undefined &&
+    (label.contains(element) || (element.compareDocumentPosition(label) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0)
+  );
 }
 
 function isLabelShown(element: Element): boolean {

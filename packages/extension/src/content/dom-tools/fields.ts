@@ -25,14 +25,15 @@ export function fieldTools(
   const formVerdicts = new Map<HTMLFormElement, boolean>();
   for (const element of composedQueryAll(doc, TEXT_FIELDS)) {
     if (tools.length >= MAX_FIELD_TOOLS) break;
-    if (!isTextField(element) || isDisabled(element) || !isVisible(element)) continue;
+    // Cheap tests first, visibility (layout and styles) last: a page of 25,000 rows has as many fields in items.
+    if (!isTextField(element) || isDisabled(element) || insideItem(element)) continue;
     if (element.parentElement?.closest('[contenteditable]')) continue;
     const form = (element as HTMLInputElement).form ?? element.closest('form');
     if (form) {
       if (!formVerdicts.has(form)) formVerdicts.set(form, formGetsTool(form));
       if (formVerdicts.get(form)) continue;
     }
-    if (insideItem(element)) continue;
+    if (!isVisible(element)) continue;
     tools.push(fieldTool(element, names, context));
   }
   return tools;

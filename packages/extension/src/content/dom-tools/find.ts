@@ -55,6 +55,12 @@ export function findPassages(markdown: string, query: string, maxChars: number):
     chosen.push(entry.index);
     size += length;
   }
+  // A field's label read on a line of its own is followed by the field's token, written without the
+  // name (`Country` then `[combobox = "" k4]`): the label's passage carries the field it names.
+  for (const index of [...chosen]) {
+    const field = labelledFieldAfter(lines, index);
+    if (field !== undefined && !chosen.includes(field)) chosen.push(field);
+  }
   chosen.sort((a, b) => a - b);
   const out: string[] = [];
   let lastHeading = '';
@@ -66,6 +72,16 @@ export function findPassages(markdown: string, query: string, maxChars: number):
     out.push(line.length > MAX_PASSAGE_CHARS ? `${line.slice(0, MAX_PASSAGE_CHARS - 1)}…` : line);
   }
   return { text: out.join('\n').trim(), passages: chosen.length, lines: lines.length };
+}
+
+/** A field token with no name (its label written before it), as the line's start: `[textbox = "" k3]`. */
+const NAMELESS_FIELD = /^\[[a-z]+ = "/;
+
+/** The line of the field a label line names: the next line with text, when it starts with a nameless field. */
+function labelledFieldAfter(lines: readonly string[], index: number): number | undefined {
+  let next = index + 1;
+  while (next < lines.length && lines[next]?.trim() === '') next++;
+  return NAMELESS_FIELD.test(lines[next] ?? '') ? next : undefined;
 }
 
 /** "opened", "opening", "opens" all find "open": the word without a common ending. */

@@ -33,9 +33,14 @@ const MAX_OPTIONS = 100;
  * controls, labels and required marks; running it submits. A form with no submit button and one
  * text field is a text field to fill and submit with Enter (fields.ts).
  */
-export function formTools(doc: Document, names: NameRegistry, context: ToolContext): DomTool[] {
+export function formTools(
+  doc: Document,
+  names: NameRegistry,
+  context: ToolContext,
+  excluded: (form: HTMLFormElement) => boolean,
+): DomTool[] {
   return composedQueryAll<HTMLFormElement>(doc, 'form')
-    .filter(isVisible)
+    .filter((form) => !excluded(form) && isVisible(form))
     .flatMap((form) => {
       const fields = fieldsOf(form);
       const submitter = submitterOf(form);

@@ -1,5 +1,6 @@
 import type { TabClient } from '@tabmcp/page';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
+import { afterPageTurn } from '../page-turn';
 import { DomToolServer } from './dom-tool-server';
 import { markIfUnloading } from './unload-watch';
 
@@ -17,13 +18,14 @@ export interface ScheduledDomTools {
 }
 
 /**
- * Starts DOM-derived tools for this tab (source 'dom') after `delayMs`, unless a page server
- * answered the handshake on one of `channels` by then (on a busy machine its initialize may still
- * be on the way). The content script publishes them on the tab's one Port and drops them as soon
- * as the page's own server is found.
+ * Starts DOM-derived tools for this tab (source 'dom') once the page servers asked on `channels`
+ * had their turn to answer and none did (content/page-turn.ts: the page's own message queue, no
+ * fixed wait; `boundMs` only if the probe is lost), or at once when `channels` is empty. On a busy
+ * machine a server's initialize may still be on the way after its handshake answer. The content
+ * script publishes them on the tab's one Port and drops them as soon as the page's own server is found.
  */
 export function scheduleDomTools(
-  delayMs: number,
+  boundMs: number,
   channels: string[],
   onstart: (source: DomToolSource) => void,
   announce: () => Promise<void>,
@@ -34,11 +36,7 @@ export function scheduleDomTools(
     if (event.source !== window) return;
     if (channels.some((channel) => isTabEnvelope(event.data, channel, 'server-to-client'))) cancel();
   };
-  const cancel = () => {
-    clearTimeout(timer);
-    window.removeEventListener('message', onMessage);
-  };
-  const timer = setTimeout(() => {
+  const start = () => {
     window.removeEventListener('message', onMessage);
     try {
       const server = new DomToolServer(document);
@@ -47,7 +45,19 @@ export function scheduleDomTools(
     } catch (error) {
       report(error);
     }
-  }, delayMs);
+  };
+  let cancelled = false;
+  let cancelTurn = () => {};
+  if (channels.length > 0) cancelTurn = afterPageTurn(start, boundMs);
+  else
+    queueMicrotask(() => {
+      if (!cancelled) start();
+    });
+  const cancel = () => {
+    cancelled = true;
+    cancelTurn();
+    window.removeEventListener('message', onMessage);
+  };
   window.addEventListener('message', onMessage);
   return { cancel };
 }

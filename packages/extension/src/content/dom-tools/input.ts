@@ -152,13 +152,26 @@ function enterDefault(element: Element): void {
 }
 
 /** pointerdown/mousedown, focus, pointerup/mouseup, then the click with its default action. */
-export function click(element: Element): void {
+function click(element: Element): void {
+  press(element);
+  release(element);
+}
+
+/** The press half of a click: pointerdown/mousedown, then the focus a press gives. */
+export function press(element: Element): void {
   const html = element as HTMLElement;
   html.scrollIntoView?.({ block: 'center', inline: 'nearest' });
   const at = centre(element);
   element.dispatchEvent(new PointerEvent('pointerdown', { ...at, isPrimary: true, pointerType: 'mouse' }));
-  element.dispatchEvent(new MouseEvent('mousedown', at));
-  html.focus?.({ preventScroll: true });
+  // A page that cancels the mousedown keeps the focus where it is, as the browser does: a type-ahead's
+  // menu does so, so that picking an option does not blur (and close) the box being typed in.
+  if (element.dispatchEvent(new MouseEvent('mousedown', at))) html.focus?.({ preventScroll: true });
+}
+
+/** The release half of a click: pointerup/mouseup, then the click with its default action. */
+export function release(element: Element): void {
+  const html = element as HTMLElement;
+  const at = centre(element);
   element.dispatchEvent(new PointerEvent('pointerup', { ...at, isPrimary: true, pointerType: 'mouse' }));
   element.dispatchEvent(new MouseEvent('mouseup', at));
   if (typeof html.click === 'function') html.click();

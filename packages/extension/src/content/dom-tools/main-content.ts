@@ -48,6 +48,25 @@ export function toolChrome(): (element: Element) => boolean {
   return inChrome;
 }
 
+/** A search box or a sign-in form: what a person uses even in a sidebar or footer, so its tool stays. */
+const KEPT_IN_CHROME = '[role=search], input[type=search], [role=searchbox], input[type=password]';
+
+/**
+ * Whether a form, text field or choice gives no tool because it sits in site chrome (a newsletter
+ * or subscribe box, a footer's language select): such a tool only clutters the list an agent reads
+ * on every change, and the control stays reachable through act with its handle. The control's own
+ * class does not count, only what holds it (a checkbox with id "newsletter" in a settings form is
+ * the user's choice); a search box and a sign-in form stay wherever they are.
+ */
+export function chromeControl(inChrome: (element: Element) => boolean): (element: Element) => boolean {
+  return (element) =>
+    element.parentElement !== null &&
+    inChrome(element.parentElement) &&
+    !element.matches(KEPT_IN_CHROME) &&
+    element.querySelector(KEPT_IN_CHROME) === null &&
+    element.closest('[role=search]') === null;
+}
+
 /**
  * The page's main content: its one `<main>` (or `role=main`), else its one `<article>`, else the
  * largest article; undefined when the page marks none (then chrome is skipped as it is met).

@@ -22,11 +22,11 @@ const NATIVE = new Set(['input', 'select', 'textarea', 'option', 'label', 'butto
 export async function syntheticOrTrusted(
   element: Element,
   context: RenderContext,
-  synthetic: () => void,
+  synthetic: () => void | Promise<void>,
   trusted: () => Promise<boolean>,
 ): Promise<void> {
   if (!retryable(element) || (await currentInputMode()) !== 'auto') {
-    synthetic();
+    await synthetic();
     return;
   }
   // Scrolled and focused first, as the synthetic click does: what the page does on scroll (a
@@ -40,7 +40,7 @@ export async function syntheticOrTrusted(
   focusing.stop();
   await frames(1);
   const effect = watchEffect(element, context);
-  synthetic();
+  await synthetic();
   if (await effect.seen()) return;
   await trusted();
 }

@@ -201,8 +201,12 @@ class Walker {
   }
 
   children(element: Element, onHover: boolean): void {
-    // Shadow content, slotted nodes in their slot's place, a same-origin frame's body.
-    for (const child of Array.from(composedChildNodes(element))) this.node(child, onHover);
+    // Shadow content, slotted nodes in their slot's place, a same-origin frame's body; no further than
+    // the read shows (a table body of 25,000 rows is not copied for its first hundred).
+    const nodes = composedChildNodes(element);
+    const budget = this.#budget;
+    for (let index = 0; index < nodes.length && budget.written <= budget.limit; index++)
+      this.node(nodes[index] as Node, onHover);
   }
 
   /** `| a | b |`; a focusable row (a tree grid's) leads with its token, a focusable cell (a sortable header) is one. */
@@ -226,19 +230,24 @@ class Walker {
   #interactive(element: Element, onHover: boolean): boolean {
     const handle = this.#context.handles.of(element);
     const text = element.textContent ?? '';
-    // A control whose few words sit in a block of their own (an autocomplete's `<li><div>Canada`) is
+    // A header cell's box (the wrapper a table library clicks to sort) is no block of content; a
+    // control whose few words sit in a block of their own (an autocomplete's `<li><div>Canada`) is
     // still one token: only a long text or a control inside makes it a container.
+    const blockish = !element.matches(HEADER_CELL) && composedQuery(element, BLOCK_CHILD) !== undefined;
     const container =
       !isTag(element, 'select') &&
       (text.length > MAX_TOKEN_TEXT * 3 ||
         composedQuery(element, NESTED_CONTROLS) !== undefined ||
-        (composedQuery(element, BLOCK_CHILD) !== undefined &&
-          (clean(text).length > MAX_TOKEN_TEXT || composedQueryAll(element, '*').some(isInteractive))));
+        (blockish && (clean(text).length > MAX_TOKEN_TEXT || composedQueryAll(element, '*').some(isInteractive))));
     const link = isTag(element, 'a') ? shortHref(element) : '';
+    // A field's <label> is left out of its token only when it is the text right before it ("Email
+    // [textbox …]"): a label placed elsewhere (above a component's placeholder box) names the token.
+    const labelWritten = (name: string) => endsWithWords(this.#out, name);
     // A container's text follows its token; a name given by aria-label is no text of it, so it stays.
     const written = token(element, handle, {
       onHover,
       withName: !container || accessibleName(element).from === 'aria',
+      labelWritten,
     });
     this.#budget.written += written.length;
     // A row of a tree grid or a tree item is a line of its own, as a person sees it.
@@ -255,12 +264,20 @@ class Walker {
   }
 }
 
+/** Whether the text written last, spaces aside, ends with `words`. */
+function endsWithWords(out: readonly string[], words: string): boolean {
+  let tail = '';
+  for (let index = out.length - 1; index >= 0 && tail.length < words.length * 2 + 16; index--) tail = out[index] + tail;
+  return tail.replace(/\s+/g, ' ').trimEnd().endsWith(words);
+}
+
 /** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
 const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 // A hidden input (a form value a component keeps beside its control) is no control a person sees.
 const NESTED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea';
+const HEADER_CELL = 'th, [role=columnheader]';
 
 const TEXT_NODE = 3;
 const ELEMENT_NODE = 1;

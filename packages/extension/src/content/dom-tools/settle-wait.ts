@@ -56,7 +56,7 @@ export function waitForSettle(inputs: SettleInputs): Promise<void> {
 }
 
 /** A message to itself: it runs after the tasks already queued, and is not throttled in a hidden tab as frames are. */
-function afterQueuedTasks(run: () => void): () => void {
+export function afterQueuedTasks(run: () => void): () => void {
   const channel = new MessageChannel();
   let cancelled = false;
   channel.port1.onmessage = () => {
