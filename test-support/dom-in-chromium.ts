@@ -71,3 +71,29 @@ export async function startDomHarness(): Promise<DomHarness> {
     close: () => browser.close(),
   };
 }
+
+/**
+ * Calls a derived tool on one DomToolServer kept on the page (`window.__server`), so handles hold
+ * from one call to the next; the page must have the bundle (`derive` or `load`).
+ */
+export function callDomTool(
+  page: Page,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{ text: string; isError: boolean }> {
+  return page.evaluate(
+    async ([name, args]) => {
+      const global = globalThis as unknown as {
+        __domTools: { DomToolServer: new (doc: Document) => unknown };
+        __server?: unknown;
+      };
+      global.__server ??= new global.__domTools.DomToolServer(document);
+      const server = global.__server as {
+        call(name: string, args: unknown): Promise<{ content: Array<{ text: string }>; isError?: boolean }>;
+      };
+      const result = await server.call(name as string, args);
+      return { text: result.content[0]?.text ?? '', isError: result.isError === true };
+    },
+    [name, args] as const,
+  );
+}

@@ -1,5 +1,6 @@
 import { buildComponentFixtures } from '../../examples/components/build';
 import { buildGauntlet } from '../../examples/gauntlet/build';
+import { buildWidgetFixtures } from '../../examples/widgets/build';
 import { buildReactWidgets } from '../../examples/widgets-react/build';
 
 /**
@@ -7,5 +8,5 @@ import { buildReactWidgets } from '../../examples/widgets-react/build';
  * bench/widgets.ts call this one, so a library added to the catalog adds its build here.
  */
 export async function buildCatalogPages(): Promise<void> {
-  await Promise.all([buildGauntlet(), buildComponentFixtures(), buildReactWidgets()]);
+  await Promise.all([buildGauntlet(), buildComponentFixtures(), buildReactWidgets(), buildWidgetFixtures()]);
 }

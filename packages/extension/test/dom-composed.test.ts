@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
-import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
+import { callDomTool, type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 import { slug } from '../src/content/dom-tools/text';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
@@ -39,22 +39,7 @@ describe('DOM analysis of the composed tree', () => {
       global.__server ??= new global.__domTools.DomToolServer(document) as { tools: unknown[] };
       return global.__server.tools as Tool[];
     });
-  const call = (page: Page, name: string, args: Record<string, unknown> = {}) =>
-    page.evaluate(
-      async ([name, args]) => {
-        const global = globalThis as unknown as {
-          __domTools: { DomToolServer: new (doc: Document) => unknown };
-          __server?: unknown;
-        };
-        global.__server ??= new global.__domTools.DomToolServer(document);
-        const server = global.__server as {
-          call(name: string, args: unknown): Promise<{ content: Array<{ text: string }>; isError?: boolean }>;
-        };
-        const result = await server.call(name as string, args);
-        return { text: result.content[0]?.text ?? '', isError: result.isError === true };
-      },
-      [name, args] as const,
-    );
+  const call = callDomTool;
 
   it('reads shadow roots, slotted nodes in their slot, a same-origin frame, focusable headers and rows with their state', async () => {
     const page = await open();

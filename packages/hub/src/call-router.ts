@@ -17,6 +17,17 @@ import type { TabRegistry } from './tab-registry';
 import { cacheKey, hasTool, type TabTools } from './tab-tools';
 import type { Route } from './view';
 
+/**
+ * Wraps a call by hub name once its tab is known, as the focused view's calls are wrapped by the
+ * caller: the extension's dialog gate (a tab with a dialog open answers at once that it has one).
+ */
+export type CallGate = (
+  tabId: number,
+  toolName: string,
+  args: Record<string, unknown>,
+  call: () => Promise<CallToolResult>,
+) => Promise<CallToolResult>;
+
 /** Opens a tab for a cached tool whose tabs are all closed. */
 export interface TabOpener {
   open(url: string): Promise<number>;
@@ -27,6 +38,7 @@ export interface CallRouterOptions {
   delivery: TabDelivery;
   audit: AuditLog;
   opener: TabOpener | undefined;
+  gate: CallGate | undefined;
   /** How long a reopened tab may take to register its tools. */
   openWaitMs: number;
   /** The routes of the view agents last saw, and the tab the user looks at. */
@@ -72,7 +84,10 @@ export class CallRouter {
     for (;;) {
       try {
         this.#usableTab(tab.tabId);
-        return await this.#callAudited(tab, route.toolName, args, timeoutMs);
+        const target = tab;
+        const call = () => this.#callAudited(target, route.toolName, args, timeoutMs);
+        const { gate } = this.#options;
+        return await (gate ? gate(target.tabId, route.toolName, args, call) : call());
       } catch (error) {
         if (!(error instanceof ProtocolError) || !REROUTABLE.has(error.code)) throw error;
         tried.add(tab.tabId);

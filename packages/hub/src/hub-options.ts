@@ -1,5 +1,5 @@
 import { DEFAULT_REQUEST_TIMEOUT_MS, type Logger } from '@tabmcp/protocol';
-import type { TabOpener } from './call-router';
+import type { CallGate, TabOpener } from './call-router';
 import type { HubStore } from './store';
 import type { TabTransport } from './tab-transport';
 
@@ -7,6 +7,8 @@ export interface HubOptions {
   transport: TabTransport;
   store?: HubStore;
   opener?: TabOpener;
+  /** Wraps each call by hub name once its tab is known (the extension's dialog gate). */
+  gate?: CallGate;
   /** Per request to a tab (docs/requirements.md#hub: 10 s). */
   requestTimeoutMs?: number;
   /** How long a reopened tab may take to register its tools (10 s). */
@@ -26,7 +28,7 @@ export interface HubOptions {
 }
 
 /** The timings and clock a hub runs with, every default filled in. */
-export type HubSettings = Required<Omit<HubOptions, 'transport' | 'store' | 'opener'>>;
+export type HubSettings = Required<Omit<HubOptions, 'transport' | 'store' | 'opener' | 'gate'>>;
 
 const HOUR_MS = 3_600_000;
 

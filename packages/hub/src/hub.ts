@@ -65,6 +65,7 @@ export class Hub {
       delivery: this.#delivery,
       audit: this.#audit,
       opener: options.opener,
+      gate: options.gate,
       openWaitMs: settings.openWaitMs,
       routes: () => this.#view.routes,
       activeTabId: () => this.#activeTabId,

@@ -9,7 +9,7 @@ import { linkUrl, loadConfig } from './config';
 import { reportCrashedTabs } from './crash-watch';
 import { DebuggerSessions } from './debugger/debugger-sessions';
 import { serveTrustedInput } from './debugger/trusted-input';
-import { startDialogWatch } from './dialogs/dialog-gate';
+import { answerAroundDialogs, startDialogWatch } from './dialogs/dialog-gate';
 import { tagTabDocuments } from './document-tags';
 import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
@@ -26,6 +26,8 @@ const hub = new Hub({
   transport: new ChromeTabTransport(log),
   store: new ChromeHubStore(log),
   opener: chromeTabOpener,
+  // Calls by hub name (the `all` view) pass the same dialog gate as the focused view's (link-commands.ts).
+  gate: answerAroundDialogs,
   log,
 });
 tagTabDocuments(log);

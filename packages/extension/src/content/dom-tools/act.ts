@@ -6,9 +6,11 @@ import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
 import { hiddenRoot } from './hover';
 import { doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
+import { syntheticOrTrusted } from './no-effect-retry';
 import { expectChecked, expectSelected, expectValue } from './readback';
 import { clickTarget } from './sortable-headers';
 import { isShown, quoted } from './text';
+import { holdsText, selectTextIn } from './text-range';
 import {
   dragTo,
   trustedClick,
@@ -38,7 +40,7 @@ export function actTool(name: string, context: ToolContext): DomTool {
   const tool: Tool = {
     name,
     description:
-      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter), press takes key (default Enter), drag takes value: the handle to drop on, upload takes value: a local file path. Prefer a named tool when one fits.',
+      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter; select on a text field selects that text), press takes key (default Enter), drag takes value: the handle to drop on, upload takes value: a local file path. Prefer a named tool when one fits.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -90,7 +92,13 @@ export async function actOn(
       return context.perform(
         `clicked ${named}`,
         async () => {
-          if (!(trusted && (await trustedClick(element, 1)))) await clickInTurns(clickTarget(element));
+          if (trusted && (await trustedClick(element, 1))) return;
+          await syntheticOrTrusted(
+            element,
+            context,
+            () => clickInTurns(clickTarget(element)),
+            () => trustedClick(element, 1),
+          );
         },
         { subject: element },
       );
@@ -105,7 +113,13 @@ export async function actOn(
     case 'press': {
       const key = typeof args.key === 'string' && args.key ? args.key : 'Enter';
       return context.perform(`pressed ${key} on ${named}`, async () => {
-        if (!(trusted && (await trustedPress(element, key)))) pressKey(element, key);
+        if (trusted && (await trustedPress(element, key))) return;
+        await syntheticOrTrusted(
+          element,
+          context,
+          () => void pressKey(element, key),
+          () => trustedPress(element, key),
+        );
       });
     }
     case 'fill': {
@@ -150,6 +164,10 @@ export async function actOn(
           `selected ${quoted(value)} in ${named}`,
           async () => void (await chooseOption(element, value)),
         );
+      if (isTextField(element))
+        return context.perform(`selected the text ${quoted(value, 60)} in ${named}`, () => {
+          if (!selectTextIn(element, value)) throw new Error(`${named} no longer holds ${quoted(value, 60)}`);
+        });
       const select = element as HTMLSelectElement;
       let chosen: string | undefined;
       return context.perform(
@@ -193,9 +211,14 @@ function refusal(
   }
   if (action === 'select' && isCombobox(element) && typeof args.value !== 'string')
     return 'select needs a value: the text of the option to choose.';
+  if (action === 'select' && !isCombobox(element) && isTextField(element)) {
+    if (typeof args.value !== 'string' || !holdsText(element, args.value))
+      return `select on a text field selects a piece of its text: value must be text that ${who} holds.`;
+    return undefined;
+  }
   if (action === 'select' && !isCombobox(element)) {
     if (!(element instanceof HTMLSelectElement))
-      return `select needs a drop-down list (<select>); ${who} is a ${role}. Use click to open it, then click the option.`;
+      return `select needs a drop-down list (<select>) or a text field; ${who} is a ${role}. Use click to open it, then click the option.`;
     if (typeof args.value !== 'string') return 'select needs a value: an option value or text.';
     const wanted = args.value.trim().toLowerCase();
     const found = [...element.options].some(

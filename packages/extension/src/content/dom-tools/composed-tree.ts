@@ -349,8 +349,16 @@ export function composedRoots(doc: Document): Array<Document | ShadowRoot> {
   return snapshotOf(doc).roots;
 }
 
-/** `getElementById` in the tree the element lives in (its shadow root), then in its document. */
+/**
+ * `getElementById` in the tree the element lives in (its shadow root), then in its document, then in
+ * its own shadow root (a component host labelled by its own content: Ionic's toggle).
+ */
 export function elementById(element: Element, id: string): Element | null {
   const root = element.getRootNode() as Document | ShadowRoot;
-  return root.getElementById?.(id) ?? element.ownerDocument.getElementById(id);
+  return (
+    root.getElementById?.(id) ??
+    element.ownerDocument.getElementById(id) ??
+    element.shadowRoot?.getElementById(id) ??
+    null
+  );
 }

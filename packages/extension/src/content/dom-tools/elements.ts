@@ -1,5 +1,6 @@
 import { isTag } from './composed-tree';
 import { isSortableHeader } from './sortable-headers';
+import { isStyledControl } from './styled-controls';
 import { accessibleName, clean, quoted } from './text';
 
 /** What an agent can act on: native controls, links, ARIA widgets, and elements made focusable or clickable. */
@@ -64,7 +65,9 @@ const INPUT_ROLES: Record<string, string> = {
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
-  return element.matches(INTERACTIVE) || isRovingMember(element) || isSortableHeader(element);
+  return (
+    element.matches(INTERACTIVE) || isRovingMember(element) || isSortableHeader(element) || isStyledControl(element)
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { composedChildNodes, composedQuery, frameDocument, isTag } from './composed-tree';
+import { composedChildNodes, composedQuery, composedQueryAll, frameDocument, isTag } from './composed-tree';
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
@@ -230,15 +230,25 @@ class Walker {
   #interactive(element: Element, onHover: boolean): boolean {
     const handle = this.#context.handles.of(element);
     const text = element.textContent ?? '';
-    // A header cell's box (the wrapper a table library clicks to sort) is no block of content.
-    const blocks = element.matches(HEADER_CELL) ? NESTED_CONTROLS : `${BLOCK_CHILD}, ${NESTED_CONTROLS}`;
+    // A header cell's box (the wrapper a table library clicks to sort) is no block of content; a
+    // control whose few words sit in a block of their own (an autocomplete's `<li><div>Canada`) is
+    // still one token: only a long text or a control inside makes it a container.
+    const blockish = !element.matches(HEADER_CELL) && composedQuery(element, BLOCK_CHILD) !== undefined;
     const container =
-      !isTag(element, 'select') && (text.length > MAX_TOKEN_TEXT * 3 || composedQuery(element, blocks) !== undefined);
+      !isTag(element, 'select') &&
+      (text.length > MAX_TOKEN_TEXT * 3 ||
+        composedQuery(element, NESTED_CONTROLS) !== undefined ||
+        (blockish && (clean(text).length > MAX_TOKEN_TEXT || composedQueryAll(element, '*').some(isInteractive))));
     const link = isTag(element, 'a') ? shortHref(element) : '';
     // A field's <label> is left out of its token only when it is the text right before it ("Email
     // [textbox …]"): a label placed elsewhere (above a component's placeholder box) names the token.
     const labelWritten = (name: string) => endsWithWords(this.#out, name);
-    const written = token(element, handle, { onHover, withName: !container, labelWritten });
+    // A container's text follows its token; a name given by aria-label is no text of it, so it stays.
+    const written = token(element, handle, {
+      onHover,
+      withName: !container || accessibleName(element).from === 'aria',
+      labelWritten,
+    });
     this.#budget.written += written.length;
     // A row of a tree grid or a tree item is a line of its own, as a person sees it.
     const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
@@ -265,7 +275,8 @@ function endsWithWords(out: readonly string[], words: string): boolean {
 const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
 const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
-const NESTED_CONTROLS = 'a[href], button, input, select, textarea';
+// A hidden input (a form value a component keeps beside its control) is no control a person sees.
+const NESTED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea';
 const HEADER_CELL = 'th, [role=columnheader]';
 
 const TEXT_NODE = 3;
