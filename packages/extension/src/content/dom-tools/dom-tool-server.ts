@@ -246,7 +246,7 @@ export class DomToolServer {
     }
     if (observed.navigating) return markedNavigating(jsonResult({ done, ...options.extra?.(), navigating: true }));
     // The state is read back: an action the page ignored or undid is a failure, never "done".
-    const failure = options.readback?.();
+    const failure = await options.readback?.();
     const renamed = caption?.renamed();
     const result: Record<string, unknown> = {
       ...(failure ? { failed: `${done}, but ${failure}` } : { done }),

@@ -6,18 +6,55 @@ import { checkedState, describeElement } from './elements';
  * cancel a submit, and the action must not be reported as done. Each check answers a sentence
  * saying what did not take, or undefined when it took.
  */
-export type Readback = () => string | undefined;
+export type Readback = () => string | undefined | Promise<string | undefined>;
+
+/** How long a state the page has not shown yet is waited for (see stateShown). */
+const LATE_STATE_MS = 1_000;
 
 export function expectChecked(element: Element, wanted: boolean): Readback {
-  return () => {
-    const state = checkedState(element);
-    if (state === undefined || state === wanted) return undefined;
-    return `${describeElement(element)} is still ${state ? 'checked' : 'unchecked'}: the page did not take the change`;
+  return async () => {
+    const holds = () => {
+      const state = checkedState(element);
+      return state === undefined || state === wanted;
+    };
+    if (await stateShown(element, holds)) return undefined;
+    return `${describeElement(element)} is still ${checkedState(element) ? 'checked' : 'unchecked'}: the page did not take the change`;
   };
 }
 
+/**
+ * Whether the state holds, given the time a component takes to show it: a switch whose gesture ends
+ * in a later frame (Ionic's toggle flips on its drag's end, after the page looked settled) would
+ * otherwise be reported as ignored, and an agent that believed that would click it back off. Answers
+ * at once when the state holds; otherwise looks again at each change of the element's attributes
+ * and at each painted frame, at most LATE_STATE_MS (frames do not come in a background tab).
+ */
+function stateShown(element: Element, holds: () => boolean): Promise<boolean> {
+  if (holds()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let frame = 0;
+    const finish = (shown: boolean) => {
+      observer.disconnect();
+      clearTimeout(bound);
+      cancelAnimationFrame(frame);
+      resolve(shown);
+    };
+    const look = () => {
+      if (holds()) finish(true);
+    };
+    const observer = new MutationObserver(look);
+    observer.observe(element, { attributes: true, subtree: true });
+    const onFrame = () => {
+      frame = requestAnimationFrame(onFrame);
+      look();
+    };
+    frame = requestAnimationFrame(onFrame);
+    const bound = setTimeout(() => finish(holds()), LATE_STATE_MS);
+  });
+}
+
 /** A text field holds the text typed (a field with maxLength or a mask may shorten or reshape it: said as such). */
-export function expectValue(element: Element, wanted: string): Readback {
+export function expectValue(element: Element, wanted: string): () => string | undefined {
   return () => {
     const now = textValueOf(element);
     if (now === undefined || now === wanted) return undefined;
