@@ -22,6 +22,7 @@ const Record_ = z.object({
   name: z.string(),
   nodeId: z.string(),
   connectedAt: z.number(),
+  role: z.literal('extension'),
 });
 
 const MAX_RECONNECT_DELAY_MS = 1_000;

@@ -224,6 +224,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       name: session.name,
       nodeId: this.nodeId,
       connectedAt: Date.now(),
+      role: 'extension',
     };
     this.cluster.presence.announce(record).catch((error: unknown) => {
       this.logger.warn('presence.announce_failed', {
