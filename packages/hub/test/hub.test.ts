@@ -501,6 +501,23 @@ describe('hub: worker restarts', () => {
     assert.deepEqual(hub.hubTools(), before);
   });
 
+  it('never gives a number again after a restart, even one of a tab closed before it (issue 27 H1)', async () => {
+    const first = makeHub();
+    first.transport.connect(1, SHOP, [tool('search')]);
+    first.transport.connect(2, SHOP, [tool('search')]);
+    // Tab 2 closes before the worker stops: an agent may still hold `…_tab2_search`.
+    first.transport.disconnect(2);
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: first.store, restoreGraceMs: 50 });
+    await hub.restore([{ tabId: 1, url: SHOP }]);
+    transport.connect(1, SHOP, [tool('search')]);
+    transport.connect(5, SHOP, [tool('search')]);
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_127_0_0_1_8080_tab3_search',
+    ]);
+  });
+
   it('does not hold registrations back for good when storage never answers', { timeout: 5_000 }, async () => {
     const store = new MemoryHubStore();
     store.load = () => new Promise(() => {});
