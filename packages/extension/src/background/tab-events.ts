@@ -88,7 +88,6 @@ export function forwardTabEvents(
   return reportTab;
 }
 
-
 async function lastWindow(windowId: number): Promise<boolean> {
   const windows = await chrome.windows.getAll().catch(() => []);
   return windows.every((window) => window.id === windowId);
