@@ -24,7 +24,7 @@ export interface Identity {
 export type TokenRole = 'extension' | 'client';
 
 /** What a browser is told when its token was not minted for a browser. */
-export const BROWSER_ROLE_REQUIRED =
+const BROWSER_ROLE_REQUIRED =
   'Token has no role: a browser needs a token minted with --role extension (tabmcp-proxy token --role extension)';
 
 /**
