@@ -12,7 +12,7 @@ import { type ProxyServer, signToken, silentLogger, startProxy } from '@tabmcp/p
 import { httpBearerToken } from '../packages/server/src/mcp/http-token';
 import { loadOrCreateToken } from '../packages/server/src/pairing';
 import { jsonOf, serverBin, textOf, waitFor } from '../test-support/harness';
-import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
+import { browserToken, SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
   launchProxyBrowser,
   type ProxyBrowser,
@@ -172,7 +172,8 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
       const options = await other.context.newPage();
       await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
       await options.fill('#proxy-url', proxy.url);
-      await options.fill('#proxy-token', token);
+      // The user pastes the browser's token (role extension), not the agent's.
+      await options.fill('#proxy-token', await browserToken(token));
       await options.fill('#browser-name', 'Options Chromium');
       await options.click('#proxy-form button[type=submit]');
       await options.waitForFunction(

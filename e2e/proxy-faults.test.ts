@@ -140,7 +140,7 @@ describe('proxy mode faults: a browser dropping mid-call, clients dropping, toke
       };
       const first = await waitFor(idOf, 10_000, 'the short-lived browser in list_extensions');
       // A companion process writes the new token into the extension's config.
-      refreshing.writeConfig({
+      await refreshing.writeConfig({
         proxyUrl: proxy.url,
         proxyToken: await tokenFor('user-faults', '1h'),
         browserName: name,

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ErrorCode } from '@tabmcp/protocol';
 import { type ProxyServer, silentLogger, startProxy } from '@tabmcp/proxy';
+import { waitFor } from '../test-support/harness';
 import { SECRET, tokenFor } from '../test-support/proxy/fixtures';
 import {
   launchProxyBrowser,
@@ -31,6 +32,8 @@ describe('security: proxy mode refuses every page method on a site the user has 
   let raw: RawProxyClient;
   let allowedTab: number;
   let notAllowedTab: number;
+  let embedding: Server;
+  let embeddingUrl: string;
 
   before(async () => {
     site = await startTestSite();
@@ -41,6 +44,14 @@ describe('security: proxy mode refuses every page method on a site the user has 
     });
     await new Promise<void>((done) => other.listen(0, '127.0.0.2', done));
     otherUrl = `http://127.0.0.2:${(other.address() as AddressInfo).port}/`;
+    // An allowed site (127.0.0.1) whose page embeds the site nobody allowed.
+    embedding = createServer((_request, response) => {
+      response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><title>portal</title><p>portal</p><iframe src="${otherUrl}"></iframe>`);
+    });
+    await new Promise<void>((done) => embedding.listen(0, '127.0.0.1', done));
+    embeddingUrl = `http://127.0.0.1:${(embedding.address() as AddressInfo).port}/`;
     proxy = await startProxy({ port: 0, auth: { secret: SECRET }, logger: silentLogger });
     const token = await tokenFor('user-site-decisions');
     browser = await launchProxyBrowser({ proxyUrl: proxy.url, proxyToken: token, browserName: BROWSER });
@@ -55,6 +66,7 @@ describe('security: proxy mode refuses every page method on a site the user has 
     await proxy?.close();
     await site?.close();
     await new Promise((done) => other?.close(done));
+    await new Promise((done) => embedding?.close(done));
   });
 
   const refused = async (method: string, params: Record<string, unknown>) => {
@@ -91,6 +103,32 @@ describe('security: proxy mode refuses every page method on a site the user has 
       method: 'Storage.getCookies',
       params: {},
     });
+  });
+
+  it('a frame of a site not allowed inside an allowed tab is out of reach of CDP, screenshots and input', async () => {
+    const tabId = (await raw.result<{ tabId: number }>('createTab', { url: embeddingUrl })).tabId;
+    // The frame has loaded the site not allowed (seen from outside the proxy, over the test's own CDP).
+    await waitFor(
+      () =>
+        browser.context
+          .pages()
+          .find((page) => page.url() === embeddingUrl)
+          ?.frames()
+          .some((frame) => frame.url() === otherUrl) || undefined,
+      15_000,
+      'the embedded frame of 127.0.0.2 to load',
+    );
+    const message = await refused('forwardCDPCommand', {
+      tabId,
+      method: 'Runtime.evaluate',
+      params: { expression: 'document.querySelector("iframe").src', returnByValue: true },
+    });
+    assert.match(message, /embeds a frame of 127\.0\.0\.2, which is not allowed yet/);
+    await refused('forwardCDPCommand', { tabId, method: 'Page.getFrameTree', params: {} });
+    await refused('forwardCDPCommand', { tabId, method: 'DOM.getDocument', params: { depth: -1, pierce: true } });
+    await refused('forwardCDPCommand', { tabId, method: 'Page.createIsolatedWorld', params: { frameId: 'x' } });
+    await refused('screenshot', { tabId });
+    await refused('click', { tabId, x: 20, y: 60 });
   });
 
   it('the allowed site still works through every method', async () => {

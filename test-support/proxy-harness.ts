@@ -8,7 +8,7 @@ import { type BrowserContext, chromium } from 'playwright-core';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { devtoolsPortOf } from './cdp';
 import { freePort, repoRoot, serverBin, waitFor } from './harness';
-import { SECRET } from './proxy/fixtures';
+import { browserToken, SECRET } from './proxy/fixtures';
 import { type Json, TestSocket } from './proxy/test-socket';
 import { type StdioMcp, startStdioMcp } from './stdio-client';
 
@@ -18,7 +18,7 @@ export interface ProxyBrowser {
   /** Playwright over CDP into the browser, for checks and actions that do not go through the proxy. */
   context: BrowserContext;
   /** Writes a new config.json into the loaded extension copy (a companion process refreshing the token). */
-  writeConfig(config: Record<string, unknown>): void;
+  writeConfig(config: Record<string, unknown>): Promise<void>;
   /** SIGKILL of the whole browser: its sockets drop without a goodbye, its pages never close. */
   crash(): Promise<void>;
   close(): Promise<void>;
@@ -38,9 +38,13 @@ export async function launchProxyBrowser(config: {
   cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extensionDir, { recursive: true });
   // The local link dials a port nobody listens on, so only proxy mode is in play.
   const unused = await freePort();
-  const writeConfig = (values: Record<string, unknown>) =>
-    writeFileSync(join(extensionDir, 'config.json'), JSON.stringify({ port: unused, ...values }));
-  writeConfig(config);
+  // The proxy registers a browser only with a browser-role token; tests hand one token to both sides.
+  const writeConfig = async (values: Record<string, unknown>) => {
+    const proxyToken = typeof values.proxyToken === 'string' ? await browserToken(values.proxyToken) : undefined;
+    const written = proxyToken === undefined ? values : { ...values, proxyToken };
+    writeFileSync(join(extensionDir, 'config.json'), JSON.stringify({ port: unused, ...written }));
+  };
+  await writeConfig(config);
   const profile = join(dir, 'profile');
   mkdirSync(profile);
   const child = spawn(

@@ -1,4 +1,4 @@
-import { type JWTPayload, SignJWT } from 'jose';
+import { decodeJwt, type JWTPayload, SignJWT } from 'jose';
 import {
   type ProxyOptions,
   type ProxyServer,
@@ -15,8 +15,21 @@ export const MCP_ID = /^mcp-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 /** The spec's `2025-10-20T21:43:53.163+0200`. */
 export const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4}$/;
 
-export function tokenFor(userId: string, ttl = '1h'): Promise<string> {
-  return signToken({ secret: SECRET, userId, ttl });
+export function tokenFor(userId: string, ttl = '1h', role?: 'extension' | 'client'): Promise<string> {
+  return signToken({ secret: SECRET, userId, ttl, role });
+}
+
+/**
+ * The browser's twin of a test token: the same user and expiry, with the browser role the proxy requires of
+ * every extension (issue 26, the impostor). Tests mint one token per user and hand it to both sides; a token that
+ * already names a role is returned as it is, so tests of the wrong role still see it refused.
+ */
+export async function browserToken(token: string): Promise<string> {
+  const claims = decodeJwt(token);
+  if (claims.role !== undefined) return token;
+  return new SignJWT({ ...claims, role: 'extension' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .sign(new TextEncoder().encode(SECRET));
 }
 
 /** Any HS256 token, for the malformed cases (no exp, wrong secret, already expired). */
@@ -34,7 +47,7 @@ export interface ExtensionClient {
   userId: string;
 }
 
-/** Opens /extension and answers the proxy's authenticate request. */
+/** Opens /extension and answers the proxy's authenticate request (with the token's browser twin). */
 export async function connectExtension(
   proxy: { url: string },
   token: string,
@@ -42,7 +55,7 @@ export async function connectExtension(
 ): Promise<ExtensionClient> {
   const socket = await TestSocket.open(`${proxy.url}/extension`);
   const request = await socket.next();
-  socket.send({ jsonrpc: '2.0', id: request.id, result: { name, accessToken: token } });
+  socket.send({ jsonrpc: '2.0', id: request.id, result: { name, accessToken: await browserToken(token) } });
   const authenticated = await socket.next();
   const params = authenticated.params as { user_id: string; extension_id: string };
   return { socket, extensionId: params.extension_id, userId: params.user_id };

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ExtensionToServer, parseMessage } from '@tabmcp/protocol';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { fitFrame } from '../src/background/frame-fit';
 
 /** Issue 13: whatever the extension sends fits the cap in UTF-8 bytes and still parses. */
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+const runs = fuzzRuns(300);
 const text = fc.string({ unit: fc.constantFrom('a', 'é', '€', '😀'), maxLength: 3_000 });
 const tool = fc.record({
   name: fc.stringMatching(/^website_tool_[a-z]{1,8}$/),

@@ -28,9 +28,10 @@ export type CallGate = (
   call: () => Promise<CallToolResult>,
 ) => Promise<CallToolResult>;
 
-/** Opens a tab for a cached tool whose tabs are all closed. */
+/** Opens a tab for a cached tool whose tabs are all closed, and closes it again when its page did not offer the tool. */
 export interface TabOpener {
   open(url: string): Promise<number>;
+  close(tabId: number): Promise<void>;
 }
 
 export interface CallRouterOptions {
@@ -81,6 +82,9 @@ export class CallRouter {
     const pinned = route.tabId === undefined ? undefined : this.#options.registry.tabs.get(route.tabId);
     let tab = pinned && hasTool(pinned, route.toolName) ? pinned : this.#bestTab(route, tried);
     tab ??= await this.#reopen(route);
+    // docs/requirements.md#hub, a tab closed mid-call: "fall back to another tab or recreate". A cached tool's page
+    // is recreated once; the call runs there again only if it never reached a page, or is read-only or idempotent.
+    let recreated = false;
     for (;;) {
       try {
         this.#usableTab(tab.tabId);
@@ -93,12 +97,17 @@ export class CallRouter {
         tried.add(tab.tabId);
         const tool = tab.tools.find((candidate) => candidate.name === route.toolName);
         if (error.code === ErrorCode.PageLostMidCall && !isReplayable(tool)) {
+          const reopened = await this.#recreateAfterLoss(route, tried);
           throw new ProtocolError(
             ErrorCode.PageLostMidCall,
-            `${error.message}. "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. ${mayHaveRun(name)}`,
+            `${error.message}. "${route.toolName}" is not marked read-only or idempotent, so it was not repeated in another tab. ${mayHaveRun(name)}${reopened}`,
           );
         }
-        const next = this.#bestTab(route, tried);
+        let next = this.#bestTab(route, tried);
+        if (!next && !recreated && this.#isCached(route)) {
+          recreated = true;
+          next = await this.#reopen(route);
+        }
         if (!next) {
           throw new ProtocolError(
             ErrorCode.TabNotFound,
@@ -183,6 +192,24 @@ export class CallRouter {
     )?.tab;
   }
 
+  #isCached(route: Route): boolean {
+    return this.#options.registry.cached.has(cacheKey(route.domain, route.toolName));
+  }
+
+  /**
+   * A cached tool's last tab closed under a call that may have run: the call is not repeated, but its page is
+   * reopened so its tools come back (issue 27 H7). Says where, or nothing when there is nothing to reopen.
+   */
+  async #recreateAfterLoss(route: Route, lost: ReadonlySet<number>): Promise<string> {
+    if (!this.#isCached(route) || this.#bestTab(route, lost)) return '';
+    try {
+      const tab = await this.#reopen(route);
+      return ` Its page was opened again in tab ${tab.tabId}, so its tools are back: check the state there.`;
+    } catch (error) {
+      return ` Opening its page again failed: ${errorMessage(error)}`;
+    }
+  }
+
   /** docs/requirements.md#hub: no tab has the tool any more, so open its page (the cached URL, else https://<domain>). */
   /** Reopens under way, by cached tool: concurrent calls share one new tab (issue 27 H4). */
   readonly #reopening = new Map<string, Promise<TabTools>>();
@@ -213,9 +240,13 @@ export class CallRouter {
     );
     const tab = registry.tabs.get(tabId);
     if (!registered || !tab) {
+      // A background tab the agent never asked for stays behind otherwise (issue 27 H4).
+      await opener.close(tabId).catch((error: unknown) => {
+        this.#options.log('call.reopen_close_failed', { tabId, error: errorMessage(error) });
+      });
       throw new ProtocolError(
         ErrorCode.TabNotFound,
-        `Opened ${url} in tab ${tabId} for "${route.toolName}", but its page did not offer that tool within ${openWaitMs} ms. It may need a sign-in; look at the tab, then try again.`,
+        `Opened ${url} in tab ${tabId} for "${route.toolName}", but its page did not offer that tool within ${openWaitMs} ms, so the tab was closed again. It may need a sign-in: open it with open_tab, sign in, then call again.`,
       );
     }
     return tab;

@@ -53,7 +53,7 @@ export class Hub {
     this.#canCache = options.store !== undefined && options.opener !== undefined;
     this.#now = settings.now;
     this.#log = settings.log;
-    this.#registry = new TabRegistry(this.#now, this.#log);
+    this.#registry = new TabRegistry(this.#now, this.#log, (next) => this.#store?.saveTabNumbers?.(next));
     this.#delivery = new TabDelivery({
       transport: options.transport,
       tab: (tabId) => this.#registry.tabs.get(tabId),

@@ -72,6 +72,8 @@ export async function restoreInto(
 ): Promise<number> {
   const raw = await store?.load();
   const ownSites = await store?.loadSites?.();
+  // Before any stored tab is adopted: a number given before the restart is never given again (issue 27 H1).
+  registry.resumeTabNumbers(await store?.loadTabNumbers?.());
   const snapshot = readSnapshot(raw, options.now());
   // Decisions under their own key win; the snapshot's copy is for state saved before they had one.
   const sites = ownSites === undefined || ownSites === null ? snapshot.sites : readSites(ownSites).items;

@@ -43,6 +43,12 @@ export interface HubStore {
    */
   loadSites?(): Promise<unknown>;
   saveSites?(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void;
+  /**
+   * Per domain, the next tab number never given (tab-numbers.ts), kept for the browser session so a restarted
+   * worker never gives a number again. A store without these counts from the stored tabs only.
+   */
+  loadTabNumbers?(): Promise<unknown>;
+  saveTabNumbers?(next: Record<string, number>): void;
 }
 
 export class MemoryHubStore implements HubStore {
@@ -54,6 +60,13 @@ export class MemoryHubStore implements HubStore {
   }
   saveSites(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void {
     this.savedSites = structuredClone(sites);
+  }
+  savedTabNumbers: unknown;
+  async loadTabNumbers(): Promise<unknown> {
+    return structuredClone(this.savedTabNumbers);
+  }
+  saveTabNumbers(next: Record<string, number>): void {
+    this.savedTabNumbers = structuredClone(next);
   }
   async load(): Promise<unknown> {
     return this.saved === undefined ? undefined : structuredClone(this.saved);

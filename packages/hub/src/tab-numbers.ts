@@ -1,15 +1,34 @@
 /** Numbers a domain has handed out are remembered for this many tabs, oldest forgotten first. */
 const REMEMBERED_TABS = 5_000;
+/** Domains whose next number is kept (and persisted); the one unused longest is forgotten first. */
+const REMEMBERED_DOMAINS = 5_000;
+
+/** Per domain, the next number never given: what a restarted worker must not count below. */
+export type NextTabNumbers = Record<string, number>;
 
 /**
  * The N of `tab<N>` in hub names. A tab keeps its number for its whole life (a reload or a trip to
  * another site and back gives it the same one), and a number is never handed to another tab of the
  * domain: an agent may still hold a name with it, and that name must not run in another tab
- * (issue 27 H1). Numbers therefore only grow, per domain, while the hub runs.
+ * (issue 27 H1). Numbers therefore only grow, per domain; the counters outlive a worker restart through
+ * `onGrow` (the extension keeps them in chrome.storage.session) and `resume`.
  */
 export class TabNumbers {
   readonly #next = new Map<string, number>();
   readonly #given = new Map<string, number>();
+  readonly #onGrow: (next: NextTabNumbers) => void;
+
+  constructor(onGrow: (next: NextTabNumbers) => void = () => {}) {
+    this.#onGrow = onGrow;
+  }
+
+  /** Counters a previous worker saved: numbers below them were given and are never given again. */
+  resume(saved: NextTabNumbers): void {
+    for (const [domain, next] of Object.entries(saved)) {
+      if (Number.isSafeInteger(next) && next > (this.#next.get(domain) ?? 1)) this.#next.set(domain, next);
+    }
+    while (this.#next.size > REMEMBERED_DOMAINS) this.#next.delete(this.#next.keys().next().value ?? '');
+  }
 
   /** The tab's number in `domain`: the one it had, or the next never given. */
   numberFor(domain: string | undefined, tabId: number): number {
@@ -39,7 +58,12 @@ export class TabNumbers {
     this.#given.delete(key);
     this.#given.set(key, number);
     const next = this.#next.get(domain ?? '') ?? 1;
-    if (number >= next) this.#next.set(domain ?? '', number + 1);
+    if (number >= next) {
+      this.#next.delete(domain ?? '');
+      this.#next.set(domain ?? '', number + 1);
+      if (this.#next.size > REMEMBERED_DOMAINS) this.#next.delete(this.#next.keys().next().value ?? '');
+      this.#onGrow(Object.fromEntries(this.#next));
+    }
     if (this.#given.size > REMEMBERED_TABS) {
       const oldest = this.#given.keys().next().value;
       if (oldest !== undefined) this.#given.delete(oldest);

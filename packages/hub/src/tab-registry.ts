@@ -3,7 +3,7 @@ import { trimCache } from './cache-limits';
 import { domainOf } from './domain';
 import { SitePolicy, siteOf } from './site-policy';
 import type { HubSnapshot, StoredCachedTool, StoredTab } from './store';
-import { TabNumbers } from './tab-numbers';
+import { type NextTabNumbers, TabNumbers } from './tab-numbers';
 import { cacheKey, hasTool, type TabTools } from './tab-tools';
 import { checkTools, isCached } from './tool-check';
 import type { HubViewState } from './view';
@@ -27,13 +27,22 @@ export class TabRegistry {
   readonly tabs = new Map<number, TabTools>();
   readonly cached = new Map<string, StoredCachedTool>();
   readonly policy = new SitePolicy();
-  readonly #numbers = new TabNumbers();
+  readonly #numbers: TabNumbers;
   readonly #now: () => number;
   readonly #log: Logger;
 
-  constructor(now: () => number, log: Logger) {
+  constructor(now: () => number, log: Logger, onTabNumbersGrow?: (next: NextTabNumbers) => void) {
     this.#now = now;
     this.#log = log;
+    this.#numbers = new TabNumbers(onTabNumbersGrow);
+  }
+
+  /** Takes up the tab-number counters a previous worker saved (anything not a counter is ignored). */
+  resumeTabNumbers(saved: unknown): void {
+    if (typeof saved !== 'object' || saved === null || Array.isArray(saved)) return;
+    const counters: NextTabNumbers = {};
+    for (const [domain, next] of Object.entries(saved)) if (typeof next === 'number') counters[domain] = next;
+    this.#numbers.resume(counters);
   }
 
   register(tabId: number, message: ToolListMessage, senderUrl: string | undefined): Registration {

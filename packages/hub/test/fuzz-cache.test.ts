@@ -3,10 +3,11 @@ import { describe, it } from 'node:test';
 import { CACHE_LIMITS, Hub, MemoryHubStore, siteOf } from '@tabmcp/hub';
 import { serializedSize, type Tool } from '@tabmcp/protocol';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { MemoryTransport } from './memory-transport';
 
 /** Issue 13: however pages register, the cache stays in its bounds and the user's decisions survive. */
-const runs = Math.max(20, Math.ceil(Number(process.env.TABMCP_FUZZ_RUNS ?? 300) / 10));
+const runs = Math.max(20, Math.ceil(fuzzRuns(300) / 10));
 const HOSTS = ['a.example', 'b.example', 'c.example', '127.0.0.1', 'localhost'];
 
 const step = fc.oneof(

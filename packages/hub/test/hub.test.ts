@@ -247,6 +247,7 @@ describe('hub: cached tools', () => {
         setTimeout(() => transport.connect(7, url, [tool('notes', { annotations: { cache: true } })]), 5);
         return 7;
       },
+      async close() {},
     };
     const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
     assert.equal(hub.capabilities().cacheSupported, false, 'no page caches anything yet');
@@ -278,6 +279,7 @@ describe('hub: cached tools', () => {
         setTimeout(() => transport.connect(tabId, url, [tool('notes', { annotations: { cache: true } })]), 5);
         return tabId;
       },
+      async close() {},
     };
     const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
     transport.connect(1, `${SHOP}notes`, [tool('notes', { annotations: { cache: true } })]);
@@ -293,13 +295,59 @@ describe('hub: cached tools', () => {
 
   it('reports a reopened page that never offers the tool', async () => {
     const transport = new MemoryTransport();
-    const opener: TabOpener = { open: async () => 8 };
+    const closed: number[] = [];
+    const opener: TabOpener = { open: async () => 8, close: async (tabId) => void closed.push(tabId) };
     const hub = new Hub({ transport, store: new MemoryHubStore(), opener, openWaitMs: 20 });
     transport.connect(1, SHOP, [tool('notes', { annotations: { cache: true } })]);
     transport.disconnect(1);
     const error = await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_notes', {}));
     assert.equal(error.code, ErrorCode.TabNotFound);
     assert.match(error.message, /did not offer that tool within 20 ms/);
+    assert.deepEqual(closed, [8], 'the tab opened for nothing is closed again (issue 27 H4)');
+    assert.match(error.message, /open it with open_tab/);
+  });
+
+  it('a cached tool whose last tab closes mid-call: its page comes back, the call is not repeated (issue 27 H7)', async () => {
+    const transport = new MemoryTransport();
+    const opened: string[] = [];
+    const opener: TabOpener = {
+      async open(url) {
+        opened.push(url);
+        setTimeout(() => transport.connect(30, url, [tool('send', { annotations: { cache: true } })]), 5);
+        return 30;
+      },
+      async close() {},
+    };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
+    transport.connect(1, `${SHOP}mail`, [tool('send', { annotations: { cache: true } })], () => 'hang');
+    const call = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_send', {});
+    await new Promise((done) => setImmediate(done));
+    transport.disconnect(1);
+    const error = await rejection(call);
+    assert.equal(error.code, ErrorCode.PageLostMidCall);
+    assert.ok(error.message.includes(mayHaveRun('website_tool_127_0_0_1_8080_tab1_send')), error.message);
+    assert.match(error.message, /opened again in tab 30, so its tools are back/);
+    assert.deepEqual(opened, [`${SHOP}mail`]);
+    assert.equal(transport.calls(30).length, 0, 'a call that may have run is never run again');
+    assert.ok(names(hub).includes('website_tool_127_0_0_1_8080_tab2_send'), names(hub).join(' '));
+  });
+
+  it('a read-only cached tool whose last tab closes mid-call runs again in its recreated page (issue 27 H7)', async () => {
+    const transport = new MemoryTransport();
+    const look = () => tool('look', { annotations: { cache: true, readOnlyHint: true } });
+    const opener: TabOpener = {
+      async open(url) {
+        setTimeout(() => transport.connect(31, url, [look()]), 5);
+        return 31;
+      },
+      async close() {},
+    };
+    const hub = new Hub({ transport, store: new MemoryHubStore(), opener, retryDelayMs: 5 });
+    transport.connect(1, `${SHOP}list`, [look()], () => 'hang');
+    const call = hub.callHubTool('website_tool_127_0_0_1_8080_tab1_look', {});
+    await new Promise((done) => setImmediate(done));
+    transport.disconnect(1);
+    assert.equal(((await call).structuredContent as { tabId: number }).tabId, 31);
   });
 });
 
@@ -311,6 +359,7 @@ describe('hub: cached tools a page withdraws', () => {
       opened.push(url);
       return 99;
     },
+    async close() {},
   };
 
   it('forgets a cached tool its tab stops offering: unlisted, and a call fails at once without opening a tab', async () => {
@@ -355,7 +404,7 @@ describe('hub: browser capabilities (docs/requirements.md "Capability Negotiatio
 
   it('supports caching when the hub can cache and an allowed page declares it; never elicitation', () => {
     const transport = new MemoryTransport();
-    const opener: TabOpener = { open: async () => 1 };
+    const opener: TabOpener = { open: async () => 1, close: async () => {} };
     const hub = new Hub({ transport, store: new MemoryHubStore(), opener });
     const announced: boolean[] = [];
     hub.onHubToolsChanged(() => announced.push(hub.capabilities().cacheSupported));
@@ -450,6 +499,23 @@ describe('hub: worker restarts', () => {
     // A registration after the restore (a reload) changes nothing either.
     transport.connect(2, SHOP, [tool('search')]);
     assert.deepEqual(hub.hubTools(), before);
+  });
+
+  it('never gives a number again after a restart, even one of a tab closed before it (issue 27 H1)', async () => {
+    const first = makeHub();
+    first.transport.connect(1, SHOP, [tool('search')]);
+    first.transport.connect(2, SHOP, [tool('search')]);
+    // Tab 2 closes before the worker stops: an agent may still hold `…_tab2_search`.
+    first.transport.disconnect(2);
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store: first.store, restoreGraceMs: 50 });
+    await hub.restore([{ tabId: 1, url: SHOP }]);
+    transport.connect(1, SHOP, [tool('search')]);
+    transport.connect(5, SHOP, [tool('search')]);
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_127_0_0_1_8080_tab3_search',
+    ]);
   });
 
   it('does not hold registrations back for good when storage never answers', { timeout: 5_000 }, async () => {

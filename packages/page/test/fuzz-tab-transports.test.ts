@@ -2,13 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isTabEnvelope, tabEnvelope } from '@tabmcp/protocol/light';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { isRpcNotification, isRpcRequest, isRpcResponse } from '../src/jsonrpc-guard';
 import { McpWindowProvider } from '../src/provider';
 import { TabClient } from '../src/tab-client';
 import { serveTab } from '../src/tab-server';
 
-// TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+// `npm run fuzz` gives 100,000 inputs (test-support/fuzz-runs.ts); the default keeps `npm test` quick.
+const runs = fuzzRuns(300);
 const ORIGIN = 'http://127.0.0.1:5173';
 const CHANNEL = 'mcp-default';
 /** Each run is a sequence of messages, so TABMCP_FUZZ_RUNS counts messages. */

@@ -33,6 +33,12 @@ export const ErrorCode = {
   FaultyToolResult: -32010,
   /** Remote proxy: the route to the instance that holds the browser broke while a call was in flight: it may have run. */
   ProxyRouteLost: -32011,
+  /**
+   * Remote proxy: the token was refused (bad, expired, of the wrong role or user); asking again with it will not
+   * help. docs/requirements.md#remote-proxy gives the `mcp_handshake` refusal -32000, so that reply keeps -32000 and
+   * carries this code as `error.data.code`; an upgrade refused with HTTP 401 means the same.
+   */
+  TokenRefused: -32012,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import {
   BackgroundToContent,
   ContentToBackground,
@@ -13,8 +14,8 @@ import {
   validate,
 } from '../src/index';
 
-// TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+// `npm run fuzz` gives 100,000 inputs (test-support/fuzz-runs.ts); the default keeps `npm test` quick.
+const runs = fuzzRuns(150);
 const options = { numRuns: runs };
 
 const shortText = fc.string({ maxLength: 24 });

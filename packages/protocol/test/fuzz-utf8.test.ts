@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { ErrorCode, ExtensionToServer, parseMessage, serializedSize, utf8Length } from '../src/index';
 
 /** Issue 13: every size cap counts UTF-8 bytes, as the socket carries them, never UTF-16 units. */
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+const runs = fuzzRuns(300);
 
 // Full code points (astral ones become surrogate pairs), mixed with the 2- and 3-byte ranges.
 const unicodeText = fc.oneof(

@@ -1,7 +1,7 @@
 // The core without any socket: fake peers, in-memory cluster, two nodes in one process.
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { eventually, SECRET, tokenFor } from '../../../test-support/proxy/fixtures';
+import { browserToken, eventually, SECRET, tokenFor } from '../../../test-support/proxy/fixtures';
 import {
   createTokenVerifier,
   isReservedClientId,
@@ -58,7 +58,7 @@ async function authenticatedExtension(core: ProxyCore, token: string) {
   const peer = new FakePeer();
   const session = core.acceptExtension(peer);
   assert.deepEqual(peer.take(), [{ jsonrpc: '2.0', id: 'proxy:1', method: 'authenticate', params: {} }]);
-  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: token } });
+  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: await browserToken(token) } });
   const authenticated = await eventually(() => peer.frames.find((frame) => frame.method === 'authenticated'));
   peer.take();
   return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };
@@ -68,7 +68,7 @@ async function extensionWithInstance(core: ProxyCore, token: string, instance: s
   const peer = new FakePeer();
   const session = core.acceptExtension(peer);
   peer.take();
-  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: token, instance } });
+  send(session, { id: 'proxy:1', result: { name: 'Chrome', accessToken: await browserToken(token), instance } });
   const authenticated = await eventually(() => peer.frames.find((frame) => frame.method === 'authenticated'));
   peer.take();
   return { peer, session, extensionId: (authenticated.params as { extension_id: string }).extension_id };

@@ -177,7 +177,7 @@ describe('lifecycle', () => {
     }
   });
 
-  it('close() is idempotent, tells clients 1001, refuses new sockets, and limits connections', async () => {
+  it('close() is idempotent, tells browsers 1001 and clients 1012 (restart), refuses new sockets, and limits connections', async () => {
     const proxy = await startTestProxy({ limits: { maxConnections: 2 } });
     const token = await tokenFor('closing');
     const extension = await connectExtension(proxy, token);
@@ -185,7 +185,7 @@ describe('lifecycle', () => {
     await assert.rejects(TestSocket.open(`${proxy.url}/mcp`), /HTTP 503/);
     await Promise.all([proxy.close(), proxy.close()]);
     assert.equal((await extension.socket.closed).code, 1001);
-    assert.equal((await mcp.socket.closed).code, 1001);
+    assert.equal((await mcp.socket.closed).code, 1012);
     await proxy.close();
   });
 });

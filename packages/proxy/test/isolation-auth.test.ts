@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import {
   attach,
+  browserToken,
   connectExtension,
   connectMcp,
   rawToken,
@@ -201,7 +202,7 @@ describe('token checks', () => {
     assert.equal((handshake.result as { user_id: string }).user_id, 'upgrade-user');
 
     // The extension still names itself in authenticate; the token there may be omitted.
-    const extension = await TestSocket.open(`${proxy.url}/extension?access_token=${good}`);
+    const extension = await TestSocket.open(`${proxy.url}/extension?access_token=${await browserToken(good)}`);
     sockets.push(extension);
     await extension.next();
     extension.send({ jsonrpc: '2.0', id: 'proxy:1', result: { name: 'Chrome via query' } });
@@ -210,7 +211,7 @@ describe('token checks', () => {
     assert.equal((list.result as { extensions: { name: string }[] }).extensions[0]?.name, 'Chrome via query');
 
     // ...but a token for someone else in authenticate is refused.
-    const mixed = await TestSocket.open(`${proxy.url}/extension?access_token=${good}`);
+    const mixed = await TestSocket.open(`${proxy.url}/extension?access_token=${await browserToken(good)}`);
     sockets.push(mixed);
     await mixed.next();
     mixed.send({ jsonrpc: '2.0', id: 'proxy:1', result: { name: 'x', accessToken: await tokenFor('someone-else') } });

@@ -111,6 +111,40 @@ describe('finding 10: token roles are checked per endpoint', () => {
   });
 });
 
+describe('issue 26, the impostor browser: only a browser-role token registers a browser', () => {
+  it('with the real browser offline, a role-less token of the same user cannot stand in for it', async () => {
+    const proxy = await proxyWith();
+    // The attacker holds a role-less token of the victim's user (an agent's) and registers under the real name.
+    const roleless = await tokenFor('victim-impostor');
+    const socket = await open(`${proxy.url}/extension`);
+    const request = await socket.next();
+    socket.send({ jsonrpc: '2.0', id: request.id, result: { name: 'Chrome 141', accessToken: roleless } });
+    const closed = await socket.closed;
+    assert.equal(closed.code, 1008);
+    assert.match(closed.reason, /--role extension/);
+    // Presenting it at the upgrade gets no further.
+    await assert.rejects(
+      TestSocket.open(`${proxy.url}/extension?access_token=${encodeURIComponent(roleless)}`),
+      /HTTP 401/,
+    );
+    // The agent sees no browser to connect to, so nothing an impostor says reaches it.
+    const agent = await connectMcp(proxy, roleless);
+    sockets.push(agent.socket);
+    const listed = await agent.socket.request(1, 'list_extensions', {});
+    assert.deepEqual(listed.result, { extensions: [] });
+    // The real browser, with its browser-role token, is listed and reachable.
+    const browser = await connectExtension(
+      proxy,
+      await signToken({ secret: SECRET, userId: 'victim-impostor', role: 'extension' }),
+    );
+    sockets.push(browser.socket);
+    const relisted = await agent.socket.request(2, 'list_extensions', {});
+    assert.deepEqual(relisted.result, {
+      extensions: [{ id: browser.extensionId, name: 'Chrome 141', connected: true }],
+    });
+  });
+});
+
 describe('finding 15: no plain ws:// on a non-loopback host by accident', () => {
   it('refuses 0.0.0.0 without TLS, and says which flag allows it', async () => {
     await assert.rejects(startTestProxy({ host: '0.0.0.0' }), /without TLS.*--allow-insecure-host/s);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   attach,
+  browserToken,
   CONN_ID,
   connectExtension,
   connectMcp,
@@ -40,7 +41,11 @@ describe('docs/requirements.md#remote-proxy examples', () => {
     // 1.2: the proxy speaks first, with exactly this request.
     assert.deepEqual(await socket.next(), { jsonrpc: '2.0', id: 'proxy:1', method: 'authenticate', params: {} });
     // 1.3
-    socket.send({ jsonrpc: '2.0', id: 'proxy:1', result: { name: 'Chrome 141', accessToken: token } });
+    socket.send({
+      jsonrpc: '2.0',
+      id: 'proxy:1',
+      result: { name: 'Chrome 141', accessToken: await browserToken(token) },
+    });
     // 1.4: a notification (no id) with the user and the extension id the proxy assigned.
     const authenticated = await socket.next();
     assert.deepEqual(Object.keys(authenticated).sort(), ['jsonrpc', 'method', 'params']);
@@ -55,7 +60,11 @@ describe('docs/requirements.md#remote-proxy examples', () => {
   it('"For Browser Extensions" example: `access_token` and a reply without the connection being told twice', async () => {
     const socket = track(await TestSocket.open(`${proxy.url}/extension`));
     const request = await socket.next();
-    socket.send({ jsonrpc: '2.0', id: request.id, result: { name: 'Chrome 141', access_token: token } });
+    socket.send({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: { name: 'Chrome 141', access_token: await browserToken(token) },
+    });
     const authenticated = await socket.next();
     assert.equal(authenticated.method, 'authenticated');
   });

@@ -6,14 +6,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { EXTENSION_ORIGIN, ExtensionToServer, parseMessage, ServerToExtension } from '@tabmcp/protocol';
 import fc from 'fast-check';
 import WebSocket from 'ws';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { freePort } from '../../../test-support/net';
 import { serverBin } from '../../../test-support/paths';
 import type { StdioMcp } from '../../../test-support/stdio-client';
 import { startTabmcpProcess } from '../../../test-support/tabmcp-process';
 import { authenticateListener } from '../src/link/link-auth';
 
-// TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+// `npm run fuzz` gives 100,000 inputs (test-support/fuzz-runs.ts); the default keeps `npm test` quick.
+const runs = fuzzRuns(300);
 const FRAMES_PER_RUN = 10;
 
 /** A socket that proved the pairing token (link-auth.ts), as the extension and peers do. */

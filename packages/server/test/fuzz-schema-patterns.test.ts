@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Validator } from '@cfworker/json-schema';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { checkPageArguments } from '../src/core/page-arguments';
 
 type JsonSchema = { [key: string]: unknown };
@@ -11,7 +12,7 @@ type JsonSchema = { [key: string]: unknown };
  * checkPageArguments must answer as the validator does on the same schema without patterns: it never
  * runs one (if it did, these inputs would hold the test for minutes).
  */
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+const runs = fuzzRuns(300);
 
 const catastrophic = fc.constantFrom('^(\\w+\\s?)*$', '^(a+)+$', '^(a|aa)+$', '^(.*a){20}$', '([a-z]+)*[0-9]');
 const evilText = fc.integer({ min: 25, max: 40 }).map((n) => `${'a'.repeat(n)}!`);

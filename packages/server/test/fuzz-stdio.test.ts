@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import { fuzzRuns } from '../../../test-support/fuzz-runs';
 import { freePort } from '../../../test-support/net';
 import { serverBin } from '../../../test-support/paths';
 
-// TABMCP_FUZZ_RUNS=100000 for the full run (README, "Benchmarks and fuzzing"); the default keeps `npm test` quick.
-const runs = Number(process.env.TABMCP_FUZZ_RUNS ?? 300);
+// `npm run fuzz` gives 100,000 inputs (test-support/fuzz-runs.ts); the default keeps `npm test` quick.
+const runs = fuzzRuns(300);
 const LINES_PER_RUN = 10;
 
 type Reply = { jsonrpc: string; id: unknown; result?: unknown; error?: { code: unknown; message: unknown } };

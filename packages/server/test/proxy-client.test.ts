@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
 import type { ProxyServer } from '@tabmcp/proxy';
+import { WebSocketServer } from 'ws';
 import { connectExtension, startTestProxy, tokenFor } from '../../../test-support/proxy/fixtures';
 import type { Json, TestSocket } from '../../../test-support/proxy/test-socket';
 import { waitFor } from '../../../test-support/wait';
@@ -186,9 +189,45 @@ describe('ProxyBrowserConnection against a real proxy', () => {
     try {
       assert.equal(await refused.waitUntilUp(1_000), false);
       assert.match(refused.problem, /Authentication failed/);
+      assert.match(refused.problem, /Mint a new agent token/, 'a refused upgrade (HTTP 401) names the way out');
     } finally {
       refused.close();
     }
+  });
+
+  it('tells a refused token by its code, not its words (issue 27)', async () => {
+    // A stand-in proxy that refuses every handshake, with the code or only with the words.
+    const refusals = [
+      { code: ErrorCode.ServerError, message: 'Nope', data: { code: ErrorCode.TokenRefused } },
+      { code: ErrorCode.ServerError, message: 'Authentication failed: but no code says so' },
+    ];
+    const problems: string[] = [];
+    for (const refusal of refusals) {
+      const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+      await once(server, 'listening');
+      server.on('connection', (socket) =>
+        socket.on('message', (data) => {
+          const { id } = JSON.parse(String(data)) as { id: number };
+          socket.send(JSON.stringify({ jsonrpc: '2.0', id, error: refusal }));
+        }),
+      );
+      const { port } = server.address() as AddressInfo;
+      const connection = new ProxyBrowserConnection({
+        proxyUrl: `ws://127.0.0.1:${port}`,
+        token: 'x',
+        maxBackoffMs: 200,
+      });
+      connection.start();
+      try {
+        assert.equal(await connection.waitUntilUp(500), false);
+        problems.push(connection.problem);
+      } finally {
+        connection.close();
+        server.close();
+      }
+    }
+    assert.match(problems[0] ?? '', /^Nope\. Mint a new agent token/);
+    assert.doesNotMatch(problems[1] ?? '', /Mint a new agent token/);
   });
 });
 

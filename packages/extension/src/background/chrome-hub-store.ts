@@ -3,6 +3,8 @@ import type { Logger } from '@tabmcp/protocol';
 
 const KEY = 'tabmcp.hub';
 const SITES_KEY = 'tabmcp.sites';
+/** In chrome.storage.session: tab ids, and so tab numbers, mean nothing after the browser restarts. */
+const TAB_NUMBERS_KEY = 'tabmcp.tabNumbers';
 const SAVE_DELAY_MS = 100;
 
 /**
@@ -29,6 +31,18 @@ export class ChromeHubStore implements HubStore {
   saveSites(sites: Array<{ site: string; decision: 'allow' | 'block' }>): void {
     chrome.storage.local
       .set({ [SITES_KEY]: sites })
+      .catch((error: unknown) => this.log('store.save-failed', { error: String(error) }));
+  }
+
+  async loadTabNumbers(): Promise<unknown> {
+    const stored = await chrome.storage.session.get(TAB_NUMBERS_KEY);
+    return stored[TAB_NUMBERS_KEY];
+  }
+
+  /** Written at once: a worker that stops right after giving a number must not give it again. */
+  saveTabNumbers(next: Record<string, number>): void {
+    chrome.storage.session
+      .set({ [TAB_NUMBERS_KEY]: next })
       .catch((error: unknown) => this.log('store.save-failed', { error: String(error) }));
   }
 

@@ -9,4 +9,7 @@ export const chromeTabOpener: TabOpener = {
       throw new ProtocolError(ErrorCode.InternalError, 'The browser created a tab without an id');
     return tab.id;
   },
+  async close(tabId: number): Promise<void> {
+    await chrome.tabs.remove(tabId);
+  },
 };

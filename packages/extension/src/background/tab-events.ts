@@ -1,7 +1,11 @@
 import type { Hub } from '@tabmcp/hub';
 import type { ExtensionToServer, Logger } from '@tabmcp/protocol';
+import { FocusedTab } from './focused-tab';
 import { forgetKeeper, isKeeper } from './keep-open';
 import { tabInfoOf } from './link-commands';
+
+/** The hub's active-tab marker: the active tab of the focused window (issue 27 H6). */
+const focusedTab = new FocusedTab();
 
 /**
  * Tells the server what happens in the browser: tabs created, updated, closed and activated, each
@@ -70,11 +74,17 @@ export function forwardTabEvents(
       }
     });
   });
-  chrome.tabs.onActivated.addListener(({ tabId }) => {
+  chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
     if (isKeeper(tabId)) return;
-    hub.setActiveTab(tabId);
+    const looked = focusedTab.activated(tabId, windowId);
+    if (looked !== undefined) hub.setActiveTab(looked);
     send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
   });
+  chrome.windows.onFocusChanged.addListener((windowId) => {
+    const looked = focusedTab.focused(windowId === chrome.windows.WINDOW_ID_NONE ? 'none' : windowId);
+    if (looked !== undefined && !isKeeper(looked)) hub.setActiveTab(looked);
+  });
+  chrome.windows.onRemoved.addListener((windowId) => focusedTab.windowClosed(windowId));
   return reportTab;
 }
 
@@ -94,6 +104,10 @@ export async function restoreHub(hub: Hub): Promise<void> {
     .then((tabs) => tabs.flatMap((tab) => (tab.id === undefined ? [] : [{ tabId: tab.id, url: tab.url }])));
   await hub.restore(liveTabs);
   const [active] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  if (active?.id !== undefined && active.windowId !== undefined) {
+    focusedTab.focused(active.windowId);
+    focusedTab.activated(active.id, active.windowId);
+  }
   hub.setActiveTab(active?.id);
 }
 

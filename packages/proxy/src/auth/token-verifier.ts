@@ -16,16 +16,25 @@ export interface Identity {
   userId: string;
   /** Seconds since the epoch, when the token carries `exp`. */
   expiresAt?: number;
-  /** The `role` claim: a token for one endpoint is refused at the other. Absent on legacy tokens. */
+  /** The `role` claim: a token for one endpoint is refused at the other. Absent on legacy agent tokens. */
   role?: TokenRole;
 }
 
 /** `extension` tokens open `/extension` only, `client` tokens `/mcp` only. */
 export type TokenRole = 'extension' | 'client';
 
-/** Why a token may not open this endpoint, or undefined when it may. */
+/** What a browser is told when its token was not minted for a browser. */
+const BROWSER_ROLE_REQUIRED =
+  'Token has no role: a browser needs a token minted with --role extension (tabmcp-proxy token --role extension)';
+
+/**
+ * Why a token may not open this endpoint, or undefined when it may. A browser's token must say it is one
+ * (role extension): a role-less token, such as an agent's, registering a browser under the real one's name was the
+ * impostor of issue 26. An agent's token may still carry no role (unless --require-role).
+ */
 export function roleMismatch(identity: Identity, endpoint: TokenRole): string | undefined {
-  if (identity.role === undefined || identity.role === endpoint) return undefined;
+  if (identity.role === endpoint) return undefined;
+  if (identity.role === undefined) return endpoint === 'extension' ? BROWSER_ROLE_REQUIRED : undefined;
   return identity.role === 'client'
     ? 'Token is for an MCP client (role client), not a browser extension'
     : 'Token is for a browser extension (role extension), not an MCP client';

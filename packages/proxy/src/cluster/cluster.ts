@@ -8,6 +8,11 @@ export interface ExtensionRecord {
   /** The proxy node whose socket holds the extension. */
   nodeId: string;
   connectedAt: number;
+  /**
+   * The role of the token the browser registered with: always `extension`. Records without it (written by an
+   * older instance, which let role-less tokens register) are never listed or routed to.
+   */
+  role: 'extension';
 }
 
 /** Which extensions of which user live on which node. */

@@ -22,14 +22,31 @@ const Record_ = z.object({
   name: z.string(),
   nodeId: z.string(),
   connectedAt: z.number(),
+  role: z.literal('extension'),
 });
 
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
+/** Removes the fields of one user's hash whose record names the dead node (KEYS[1] the hash, ARGV[1] the node). */
+const REMOVE_NODE_RECORDS = `
+local fields = redis.call('HGETALL', KEYS[1])
+local removed = 0
+for i = 1, #fields, 2 do
+  local ok, record = pcall(cjson.decode, fields[i + 1])
+  if ok and type(record) == 'table' and record.nodeId == ARGV[1] then
+    redis.call('HDEL', KEYS[1], fields[i])
+    removed = removed + 1
+  end
+end
+return removed`;
+
 /**
  * Presence and bus on Redis.
  * - `<prefix>node:<nodeId>`: heartbeat key with a TTL; its absence means the node is dead.
- * - `<prefix>user:<userId>`: hash extensionId → record; stale fields of dead nodes are removed lazily.
+ * - `<prefix>user:<userId>`: hash extensionId → record.
+ * - `<prefix>nodes`: every node that joined and has not left; `<prefix>node-users:<nodeId>`: the users it announced
+ *   for. At each heartbeat every live node sweeps the nodes whose heartbeat key expired: their records go
+ *   within a TTL and a heartbeat of a crash, whether or not anyone lists (issue 27 P11).
  * - `<prefix>bus:<nodeId>`: pub/sub channel of each node's envelopes.
  * Redis may restart empty: each node remembers what it announced and writes it again on reconnect.
  */
@@ -77,7 +94,10 @@ export class RedisCluster implements Cluster {
     announce: async (record: ExtensionRecord): Promise<void> => {
       this.announced.set(record.extensionId, record);
       this.withdrawals.delete(record.extensionId);
-      await this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record));
+      await Promise.all([
+        this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)),
+        this.commands.sadd(this.nodeUsersKey(record.nodeId), record.userId),
+      ]);
     },
     withdraw: async (userId: string, extensionId: string): Promise<void> => {
       this.announced.delete(extensionId);
@@ -133,6 +153,7 @@ export class RedisCluster implements Cluster {
     await Promise.all([this.link.connect(), this.subscriberLink.connect()]);
     // ioredis subscribes again by itself after every reconnect.
     await this.subscriberLink.client.subscribe(this.channel(nodeId));
+    await this.commands.sadd(this.nodesKey(), nodeId);
     await this.heartbeat();
     this.heartbeatTimer = setInterval(() => void this.heartbeat(), this.heartbeatMs);
     this.heartbeatTimer.unref?.();
@@ -147,7 +168,10 @@ export class RedisCluster implements Cluster {
         for (const record of this.announced.values()) {
           byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.extensionId]);
         }
-        const writes = [this.commands.del(this.nodeKey(nodeId))];
+        const writes: Promise<unknown>[] = [
+          this.commands.del(this.nodeKey(nodeId), this.nodeUsersKey(nodeId)),
+          this.commands.srem(this.nodesKey(), nodeId),
+        ];
         for (const [userId, ids] of byUser) writes.push(this.commands.hdel(this.userKey(userId), ...ids));
         await Promise.allSettled(writes);
       }
@@ -195,8 +219,25 @@ export class RedisCluster implements Cluster {
       );
       // Our key was gone (Redis restarted, or we stalled past the TTL): others may have dropped our records.
       if (previous === null && this.announced.size > 0) await this.reannounce();
+      await this.sweepDeadNodes();
     } catch (error) {
       this.logger.debug('redis.heartbeat_failed', { error: toProtocolError(error).message });
+    }
+  }
+
+  /** Removes the records of nodes whose heartbeat expired (a crash leaves them behind). Idempotent across nodes. */
+  private async sweepDeadNodes(): Promise<void> {
+    if (!this.trustworthy()) return;
+    const nodeIds = (await this.commands.smembers(this.nodesKey())).filter((id) => id !== this.nodeId);
+    const live = await this.existingNodes(nodeIds);
+    for (const dead of nodeIds.filter((id) => !live.has(id))) {
+      const users = await this.commands.smembers(this.nodeUsersKey(dead));
+      let removed = 0;
+      for (const userId of users) {
+        removed += Number(await this.commands.eval(REMOVE_NODE_RECORDS, 1, this.userKey(userId), dead));
+      }
+      await Promise.all([this.commands.del(this.nodeUsersKey(dead)), this.commands.srem(this.nodesKey(), dead)]);
+      this.logger.info('cluster.dead_node_swept', { node: dead, records: removed });
     }
   }
 
@@ -206,9 +247,11 @@ export class RedisCluster implements Cluster {
     try {
       const writes: Promise<unknown>[] = [
         this.commands.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs),
+        this.commands.sadd(this.nodesKey(), nodeId),
       ];
       for (const record of this.announced.values()) {
         writes.push(this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)));
+        writes.push(this.commands.sadd(this.nodeUsersKey(nodeId), record.userId));
       }
       for (const [extensionId, userId] of this.withdrawals) {
         writes.push(this.commands.hdel(this.userKey(userId), extensionId));
@@ -239,6 +282,14 @@ export class RedisCluster implements Cluster {
 
   private nodeKey(nodeId: string): string {
     return `${this.prefix}node:${nodeId}`;
+  }
+
+  private nodesKey(): string {
+    return `${this.prefix}nodes`;
+  }
+
+  private nodeUsersKey(nodeId: string): string {
+    return `${this.prefix}node-users:${nodeId}`;
   }
 
   private userKey(userId: string): string {

@@ -265,7 +265,11 @@ export class ClusterProtocol {
           error,
         });
       }
-      this.ended(envelope.from, [envelope.connectionId], 'Extension closed');
+      this.ended(
+        envelope.from,
+        [envelope.connectionId],
+        'The browser is no longer on the proxy instance that held it: list the browsers again and connect',
+      );
       return;
     }
     extension.send(

@@ -272,7 +272,9 @@ export class McpSession implements Session {
 
   private rejectHandshake(id: JsonRpcId, reason: string): void {
     this.host.logger.warn('auth.failed', { role: 'mcp', mcp_client_id: this.mcpClientId, reason });
-    this.send(errorFrameOf(id, ErrorCode.ServerError, `Authentication failed: ${reason}`));
+    // -32000 is the spec's code for this reply; the client tells a refused token by data.code, not by the words.
+    const data = { code: ErrorCode.TokenRefused };
+    this.send(errorFrameOf(id, ErrorCode.ServerError, `Authentication failed: ${reason}`, data));
     this.close(CloseCode.PolicyViolation, `Authentication failed: ${reason}`);
   }
 

@@ -10,8 +10,9 @@ export function errorFrame(id: JsonRpcId | null, error: JsonRpcErrorObject): str
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
-export function errorFrameOf(id: JsonRpcId | null, code: number, message: string): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
+export function errorFrameOf(id: JsonRpcId | null, code: number, message: string, data?: unknown): string {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
 export function requestFrame(id: JsonRpcId, method: string, params: unknown): string {

@@ -11,5 +11,7 @@ export const CloseCode = {
   PolicyViolation: 1008,
   MessageTooBig: 1009,
   InternalError: 1011,
+  /** RFC 6455 / IANA: the service is restarting; the client may reconnect. */
+  ServiceRestart: 1012,
   TryAgainLater: 1013,
 } as const;

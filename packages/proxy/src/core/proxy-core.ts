@@ -36,6 +36,11 @@ const CLUSTER_LINK_LOST =
 const EXTENSION_HOST_UNREACHABLE =
   'The proxy instance hosting the extension is unreachable; the call may not have reached it. Check the browser (getTabs) before calling again';
 const NODE_LOST = 'Proxy instance hosting the extension is gone';
+/** What the clients of a browser hear when its instance stops (issue 27 P9: not "Extension closed"). */
+const BROWSER_INSTANCE_STOPPING =
+  'The proxy instance holding the browser is restarting or stopping; the browser reconnects by itself and is listed again within seconds (tabmcp connects again when it is)';
+/** A close reason fits in 123 bytes. */
+const CLIENT_INSTANCE_STOPPING = 'Proxy instance restarting: connect again (tabmcp does so by itself)';
 const REPLACED = 'Replaced by a newer connection of the same browser';
 
 /**
@@ -135,9 +140,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     this.closing ??= (async () => {
       clearInterval(this.clusterCheckTimer);
       clearInterval(this.livenessTimer);
-      for (const session of [...this.mcpSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
-      for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, 'Proxy shutting down');
-      await this.peers.leave('Proxy shutting down');
+      for (const session of [...this.mcpSessions]) session.close(CloseCode.ServiceRestart, CLIENT_INSTANCE_STOPPING);
+      for (const session of [...this.extensionSessions]) session.close(CloseCode.GoingAway, BROWSER_INSTANCE_STOPPING);
+      await this.peers.leave(BROWSER_INSTANCE_STOPPING);
     })();
     return this.closing;
   }
@@ -224,6 +229,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       name: session.name,
       nodeId: this.nodeId,
       connectedAt: Date.now(),
+      role: 'extension',
     };
     this.cluster.presence.announce(record).catch((error: unknown) => {
       this.logger.warn('presence.announce_failed', {

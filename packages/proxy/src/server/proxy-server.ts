@@ -17,7 +17,7 @@ import type { Cluster } from '../cluster/cluster';
 import { MemoryClusterHub } from '../cluster/memory-cluster';
 import { RedisCluster } from '../cluster/redis-cluster';
 import { type Limits, resolveLimits } from '../core/limits';
-import type { Peer } from '../core/peer';
+import { CloseCode, type Peer } from '../core/peer';
 import { ProxyCore, type ProxyStats } from '../core/proxy-core';
 import type { Session } from '../core/session';
 import { createJsonLogger, type LeveledLogger, type LogLevel } from '../log/logger';
@@ -201,8 +201,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
       send(frame) {
         if (ws.readyState !== WebSocket.OPEN) return;
         if (ws.bufferedAmount > limits.maxBufferedBytes) {
-          logger.warn('socket.too_slow', { role });
-          ws.terminate();
+          // Said in a close frame, queued behind what it has not read: a bare 1006 told it nothing (issue 27 P9).
+          logger.warn('socket.too_slow', { role, buffered: ws.bufferedAmount });
+          if (ws.readyState === WebSocket.OPEN) ws.close(CloseCode.TryAgainLater, TOO_SLOW);
+          setTimeout(() => ws.terminate(), SLOW_CLOSE_GRACE_MS).unref();
           return;
         }
         ws.send(frame);
@@ -399,6 +401,11 @@ function rawToText(data: RawData): string {
 }
 
 /** A close reason may be at most 123 bytes (RFC 6455 5.5.1). */
+/** Why a client that does not read is cut, and what to do (≤ 123 bytes). */
+const TOO_SLOW = 'Too slow: too much unread (backpressure); read faster or ask for less, then reconnect';
+/** How long a cut slow socket has to take its close frame before it is dropped. */
+const SLOW_CLOSE_GRACE_MS = 10_000;
+
 function closeReason(reason: string): string {
   if (Buffer.byteLength(reason) <= 123) return reason;
   let cut = reason.slice(0, 120);

@@ -47,6 +47,9 @@ export interface ProxyConnectionOptions {
 }
 
 const MIN_BACKOFF_MS = 250;
+/** What to do about a token the proxy refused: only a new one helps. */
+const TOKEN_REFUSED_NEXT_STEP =
+  'Mint a new agent token (tabmcp-proxy token --user <id> --role client) and give it to tabmcp in TABMCP_PROXY_TOKEN or --token-file';
 /** A failed poll is retried after this pause, so a broken browser is not hammered. */
 const POLL_RETRY_MS = 1_000;
 /**
@@ -227,10 +230,11 @@ export class ProxyBrowserConnection implements BrowserConnection {
           }
         }
       } catch (error) {
-        this.#problem = errorMessage(error);
+        const refused = error instanceof ProtocolError && error.code === ErrorCode.TokenRefused;
+        this.#problem = refused ? `${errorMessage(error)}. ${TOKEN_REFUSED_NEXT_STEP}` : errorMessage(error);
         this.#log('proxy.failed', { problem: this.#problem });
         // A refused token will not get better by asking quickly.
-        if (/Authentication failed/i.test(this.#problem)) backoff = this.#options.maxBackoffMs;
+        if (refused) backoff = this.#options.maxBackoffMs;
       }
       this.#down(this.#problem);
       rpc?.close();

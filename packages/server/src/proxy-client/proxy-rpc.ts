@@ -68,11 +68,11 @@ export class ProxyRpc {
         handshakeTimeout: OPEN_TIMEOUT_MS,
         ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
       });
-      const fail = (error: Error) => {
+      const fail = (error: Error, code: number = ErrorCode.BrowserNotConnected) => {
         socket.removeAllListeners();
         socket.on('error', () => {});
         socket.terminate();
-        reject(new ProtocolError(ErrorCode.BrowserNotConnected, `Cannot reach the proxy at ${url}: ${error.message}`));
+        reject(new ProtocolError(code, `Cannot reach the proxy at ${url}: ${error.message}`));
       };
       socket.once('error', fail);
       // A refused upgrade says why in its JSON body (`{"error": "Authentication failed: …"}`): keep that.
@@ -84,7 +84,9 @@ export class ProxyRpc {
           if (body.length < 2_048) body += chunk;
         });
         response.once('error', () => fail(new Error(status)));
-        response.once('end', () => fail(new Error(upgradeRefusal(status, body))));
+        // 401 is the proxy's answer to a token it refuses at the upgrade.
+        const code = response.statusCode === 401 ? ErrorCode.TokenRefused : ErrorCode.BrowserNotConnected;
+        response.once('end', () => fail(new Error(upgradeRefusal(status, body)), code));
       });
       socket.once('open', () => {
         socket.off('error', fail);
@@ -155,10 +157,17 @@ export class ProxyRpc {
     }
     const settled =
       'error' in message
-        ? this.#pending.reject(id, new ProtocolError(message.error.code, message.error.message))
+        ? this.#pending.reject(id, new ProtocolError(codeOf(message.error), message.error.message))
         : this.#pending.resolve(id, message.result);
     if (!settled) log('proxy.late-reply', { id });
   }
+}
+
+/** The proxy keeps the spec's code on a refused handshake (-32000) and names the refusal in `data.code`. */
+function codeOf(error: { code: number; data?: unknown }): number {
+  const { data } = error;
+  const inner = typeof data === 'object' && data !== null ? (data as { code?: unknown }).code : undefined;
+  return inner === ErrorCode.TokenRefused ? ErrorCode.TokenRefused : error.code;
 }
 
 function upgradeRefusal(status: string, body: string): string {

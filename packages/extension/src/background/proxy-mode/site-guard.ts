@@ -17,6 +17,13 @@ const PAGE_METHODS = [
 type PageMethod = (typeof PAGE_METHODS)[number];
 
 /**
+ * The methods that reach into a tab's frames, not only its top page: CDP (an iframe's execution context, DOM,
+ * frame tree), pixels (a screenshot shows what frames draw) and input at a point (which may land in a frame).
+ * They need every frame's site allowed too; page tools and resources are the top page's own.
+ */
+const FRAME_REACHING: ReadonlySet<PageMethod> = new Set(['forwardCDPCommand', 'screenshot', 'click', 'hover', 'type']);
+
+/**
  * CDP methods whose reach is not the tab's page: cookies and storage of any site, other targets,
  * the browser. Through a tab of an allowed site they would read or change sites the user never
  * allowed (issue 26: `Network.getCookies` returned a not-allowed site's session cookie).
@@ -34,12 +41,17 @@ export function withSiteDecisions(hub: Hub, handlers: MethodHandlers): MethodHan
   const guarded: MethodHandlers = { ...handlers };
   for (const method of PAGE_METHODS) {
     const handler = handlers[method] as (params: { tabId?: number }) => Promise<unknown>;
+    // Checked before the method and again after it: an answer read once a page or frame moved is dropped.
+    const check = async (tabId: number) => {
+      await requireAllowed(hub, tabId, method);
+      if (FRAME_REACHING.has(method)) await requireFramesAllowed(hub, tabId, method);
+    };
     const guard = async (params: { tabId?: number; method?: string; params?: Record<string, unknown> }) => {
       if (method === 'forwardCDPCommand') refuseCrossSiteCdp(hub, params.method ?? '', params.params);
       const tabId = params.tabId ?? (await activeTabId());
-      await requireAllowed(hub, tabId, method);
+      await check(tabId);
       const result = await handler({ ...params, tabId });
-      await requireAllowed(hub, tabId, method);
+      await check(tabId);
       return result;
     };
     (guarded as Record<PageMethod, unknown>)[method] = guard;
@@ -57,6 +69,27 @@ async function requireAllowed(hub: Hub, tabId: number, method: PageMethod): Prom
       ErrorCode.SiteNotAllowed,
       `${method} refused: tab ${tabId} shows ${siteOf(url) ?? 'a page that is not a web site'}, which is ` +
         `${access === 'blocked' ? 'blocked' : 'not allowed yet'}. The user allows a site in the tabmcp popup.`,
+    );
+  }
+}
+
+/**
+ * Every frame of the tab must show an allowed site (issue 26): CDP on a tab reaches its frames (an iframe's
+ * execution context, its DOM), a screenshot shows them, and a click at a point may land in one. Frames without a
+ * site of their own (about:blank, srcdoc, data:) belong to the page that wrote them.
+ */
+async function requireFramesAllowed(hub: Hub, tabId: number, method: PageMethod): Promise<void> {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+  for (const frame of frames) {
+    const url = frame.url.startsWith('blob:') ? frame.url.slice('blob:'.length) : frame.url;
+    if (frame.frameId === 0 || !/^(https?|file):/i.test(url)) continue;
+    const access = hub.siteAccess(url);
+    if (access === 'allowed') continue;
+    throw new ProtocolError(
+      ErrorCode.SiteNotAllowed,
+      `${method} refused: tab ${tabId} embeds a frame of ${siteOf(url) ?? url}, which is ` +
+        `${access === 'blocked' ? 'blocked' : 'not allowed yet'}, and ${method} would reach into it. The user allows ` +
+        "that site in the tabmcp popup; the page's own tools (callPageTool) still work.",
     );
   }
 }

@@ -1,0 +1,68 @@
+// Issue 27 P11: the presence records of a proxy instance that crashed go away on their own, within a heartbeat
+// TTL and a sweep, even when nobody lists; and (issue 26) a record without the browser role, as an older instance
+// wrote for a role-less token, is never listed. Real redis-server, the crashing instance in its own process.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import {
+  connectExtension,
+  connectMcp,
+  eventually,
+  startTestProxy,
+  tokenFor,
+} from '../../../test-support/proxy/fixtures';
+import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from '../../../test-support/proxy/processes';
+import type { TestSocket } from '../../../test-support/proxy/test-socket';
+import type { ProxyServer } from '../src/index';
+
+const HEARTBEAT_MS = 200;
+const PREFIX = 'tabmcp:proxy:';
+
+describe('presence of a crashed instance', () => {
+  let redis: RedisProcess;
+  let crashing: ProxyProcess;
+  let survivor: ProxyServer;
+  let inspect: Redis;
+  const sockets: TestSocket[] = [];
+
+  before(async () => {
+    redis = await startRedis();
+    [crashing, survivor] = await Promise.all([
+      spawnProxy(['--redis', redis.url, '--instance-id', 'crashing', '--heartbeat-ms', String(HEARTBEAT_MS)]),
+      startTestProxy({ redisUrl: redis.url, instanceId: 'survivor', heartbeatMs: HEARTBEAT_MS }),
+    ]);
+    inspect = new Redis(redis.url);
+  });
+  after(async () => {
+    for (const socket of sockets) socket.terminate();
+    inspect?.disconnect();
+    await survivor?.close();
+    await crashing?.kill();
+    await redis?.stop();
+  });
+
+  it('are removed without anyone listing', async () => {
+    const user = 'crash-presence';
+    const extension = await connectExtension(crashing, await tokenFor(user), 'Chrome on the crashing instance');
+    sockets.push(extension.socket);
+    await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 1 ? true : undefined));
+
+    await crashing.kill();
+    // No client lists: the survivor's heartbeat sweep alone must remove the record, and the node's own index.
+    await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 0 ? true : undefined), 15_000);
+    await eventually(async () => ((await inspect.smembers(`${PREFIX}nodes`)).length === 1 ? true : undefined), 5_000);
+  });
+
+  it('a record without the browser role is never listed', async () => {
+    const user = 'roleless-record';
+    const nodeId = (await inspect.smembers(`${PREFIX}nodes`))[0];
+    assert.ok(nodeId, 'the survivor is a member');
+    const record = { extensionId: 'ext-old', userId: user, name: 'Chrome 141', nodeId, connectedAt: Date.now() };
+    await inspect.hset(`${PREFIX}user:${user}`, 'ext-old', JSON.stringify(record));
+    const agent = await connectMcp(survivor, await tokenFor(user));
+    sockets.push(agent.socket);
+    assert.deepEqual((await agent.socket.request(1, 'list_extensions', {})).result, { extensions: [] });
+    const connect = await agent.socket.request(2, 'connect', { extension_id: 'ext-old' });
+    assert.ok(connect.error, 'connect to it is refused');
+  });
+});
