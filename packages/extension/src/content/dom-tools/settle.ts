@@ -1,6 +1,7 @@
 import { watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
 import { composedRoots } from './composed-tree';
+import { removedLine } from './removed-lines';
 import { type RenderContext, renderMarkdown } from './render';
 import { waitForSettle } from './settle-wait';
 import { clean, isVisible, visibleText } from './text';
@@ -124,7 +125,7 @@ export async function actAndObserve(
       MAX_CHANGE_CHARS,
     ),
     removed: capped(
-      removed.filter((line) => !stillThere.has(handlesOf(line)) && !wasRecounted(line)),
+      removed.filter((line) => !stillThere.has(handlesOf(line)) && !wasRecounted(line)).map(removedLine),
       MAX_REMOVED_CHARS,
     ),
     messages,
