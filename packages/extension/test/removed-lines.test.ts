@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { removedLine } from '../src/content/dom-tools/removed-lines';
 
-/** What an action's answer says went away (docs/dom-tools.md, "What an action answers"). */
+/** What an action's answer says went away (docs/dom-tools.md, "Results"). */
 describe('a removed line is said briefly', () => {
   it('drops the handles: they name elements that are gone', () => {
     assert.equal(

@@ -53,6 +53,34 @@ describe('presence of a crashed instance', () => {
     await eventually(async () => ((await inspect.smembers(`${PREFIX}nodes`)).length === 1 ? true : undefined), 5_000);
   });
 
+  it('are removed after a crash of an instance that was swept while it stalled, and came back', async () => {
+    const user = 'stalled-then-crashed';
+    const stalling = await spawnProxy([
+      '--redis',
+      redis.url,
+      '--instance-id',
+      'stalling',
+      '--heartbeat-ms',
+      String(HEARTBEAT_MS),
+    ]);
+    const nodes = () => inspect.smembers(`${PREFIX}nodes`);
+    const nodeId = await eventually(async () => (await nodes()).find((id) => id.startsWith('stalling/')));
+    try {
+      // What a live instance's sweep does to one that stalled past its heartbeat's TTL (a pause under load).
+      // Both at once, as the sweep does them (in one script).
+      await inspect.multi().del(`${PREFIX}node:${nodeId}`).srem(`${PREFIX}nodes`, nodeId).exec();
+      // Its next heartbeat finds its key gone: it takes its place in the node list again.
+      await eventually(async () => ((await nodes()).includes(nodeId) ? true : undefined));
+      const extension = await connectExtension(stalling, await tokenFor(user), 'Chrome on the stalling instance');
+      sockets.push(extension.socket);
+      await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 1 ? true : undefined));
+    } finally {
+      await stalling.kill();
+    }
+    await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 0 ? true : undefined), 15_000);
+    await eventually(async () => ((await nodes()).includes(nodeId) ? undefined : true), 5_000);
+  });
+
   it('a record without the browser role is never listed', async () => {
     const user = 'roleless-record';
     const nodeId = (await inspect.smembers(`${PREFIX}nodes`))[0];

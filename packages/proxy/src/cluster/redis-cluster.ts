@@ -1,5 +1,5 @@
 import { toProtocolError } from '@tabmcp/protocol';
-import type { Redis } from 'ioredis';
+import type { ChainableCommander, Redis } from 'ioredis';
 import { z } from 'zod';
 import type { LeveledLogger } from '../log/logger';
 import { RedisLink } from '../redis/redis-link';
@@ -27,8 +27,13 @@ const Record_ = z.object({
 
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
-/** Removes the fields of one user's hash whose record names the dead node (KEYS[1] the hash, ARGV[1] the node). */
+/**
+ * Removes the fields of one user's hash whose record names the dead node (KEYS[1] the hash, KEYS[2] the node's
+ * heartbeat key, ARGV[1] the node), unless the node came back meanwhile: a node that only stalled past its TTL
+ * writes its heartbeat, then its records again, and no later step of a sweep may take them.
+ */
 const REMOVE_NODE_RECORDS = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 local fields = redis.call('HGETALL', KEYS[1])
 local removed = 0
 for i = 1, #fields, 2 do
@@ -39,6 +44,17 @@ for i = 1, #fields, 2 do
   end
 end
 return removed`;
+
+/**
+ * Drops a dead node's index and its place in the node list (KEYS: heartbeat, index, list; ARGV[1] the node) and
+ * returns the users it had announced for, whose records are removed next; nothing, if the node came back.
+ */
+const FORGET_NODE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return false end
+local users = redis.call('SMEMBERS', KEYS[2])
+redis.call('DEL', KEYS[2])
+redis.call('SREM', KEYS[3], ARGV[1])
+return users`;
 
 /**
  * Presence and bus on Redis.
@@ -94,10 +110,14 @@ export class RedisCluster implements Cluster {
     announce: async (record: ExtensionRecord): Promise<void> => {
       this.announced.set(record.extensionId, record);
       this.withdrawals.delete(record.extensionId);
-      await Promise.all([
-        this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)),
-        this.commands.sadd(this.nodeUsersKey(record.nodeId), record.userId),
-      ]);
+      // All or nothing, with the node's index and its place in the node list (a sweep may have dropped this node
+      // while it stalled): a record that no sweep can find would outlive a crash between the writes.
+      await this.atomically((writes) =>
+        writes
+          .sadd(this.nodesKey(), record.nodeId)
+          .sadd(this.nodeUsersKey(record.nodeId), record.userId)
+          .hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)),
+      );
     },
     withdraw: async (userId: string, extensionId: string): Promise<void> => {
       this.announced.delete(extensionId);
@@ -217,8 +237,11 @@ export class RedisCluster implements Cluster {
         this.ttlMs,
         'GET',
       );
-      // Our key was gone (Redis restarted, or we stalled past the TTL): others may have dropped our records.
+      // Our key was gone (Redis restarted, or we stalled past the TTL and a live node swept us): others may have
+      // dropped our records and our place in the node list. Without that place, the records we write next would
+      // outlive a crash of ours, as no sweep would look for them.
       if (previous === null && this.announced.size > 0) await this.reannounce();
+      else if (previous === null) await this.commands.sadd(this.nodesKey(), nodeId);
       await this.sweepDeadNodes();
     } catch (error) {
       this.logger.debug('redis.heartbeat_failed', { error: toProtocolError(error).message });
@@ -231,32 +254,52 @@ export class RedisCluster implements Cluster {
     const nodeIds = (await this.commands.smembers(this.nodesKey())).filter((id) => id !== this.nodeId);
     const live = await this.existingNodes(nodeIds);
     for (const dead of nodeIds.filter((id) => !live.has(id))) {
-      const users = await this.commands.smembers(this.nodeUsersKey(dead));
-      let removed = 0;
-      for (const userId of users) {
-        removed += Number(await this.commands.eval(REMOVE_NODE_RECORDS, 1, this.userKey(userId), dead));
+      // Forgotten first, in one step with the check that it is still dead: a record announced later lists the
+      // node again, so it is swept at the next heartbeat instead of being left behind.
+      const users: unknown = await this.commands.eval(
+        FORGET_NODE,
+        3,
+        this.nodeKey(dead),
+        this.nodeUsersKey(dead),
+        this.nodesKey(),
+        dead,
+      );
+      if (!Array.isArray(users)) {
+        this.logger.info('cluster.stalled_node_back', { node: dead });
+        continue;
       }
-      await Promise.all([this.commands.del(this.nodeUsersKey(dead)), this.commands.srem(this.nodesKey(), dead)]);
+      let removed = 0;
+      for (const userId of users.map(String)) {
+        removed += Number(
+          await this.commands.eval(REMOVE_NODE_RECORDS, 2, this.userKey(userId), this.nodeKey(dead), dead),
+        );
+      }
       this.logger.info('cluster.dead_node_swept', { node: dead, records: removed });
     }
+  }
+
+  /** Runs the writes as one MULTI/EXEC: Redis applies all of them or, if this process dies first, none. */
+  private async atomically(build: (writes: ChainableCommander) => ChainableCommander): Promise<void> {
+    const results = await build(this.commands.multi()).exec();
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (failed) throw failed;
+    if (results === null) throw new Error('Redis discarded the transaction');
   }
 
   private async reannounce(): Promise<void> {
     const nodeId = this.nodeId;
     if (nodeId === undefined || this.leaving) return;
     try {
-      const writes: Promise<unknown>[] = [
-        this.commands.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs),
-        this.commands.sadd(this.nodesKey(), nodeId),
-      ];
-      for (const record of this.announced.values()) {
-        writes.push(this.commands.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)));
-        writes.push(this.commands.sadd(this.nodeUsersKey(nodeId), record.userId));
-      }
-      for (const [extensionId, userId] of this.withdrawals) {
-        writes.push(this.commands.hdel(this.userKey(userId), extensionId));
-      }
-      await Promise.all(writes);
+      await this.atomically((writes) => {
+        writes.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs);
+        writes.sadd(this.nodesKey(), nodeId);
+        for (const record of this.announced.values()) {
+          writes.sadd(this.nodeUsersKey(nodeId), record.userId);
+          writes.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record));
+        }
+        for (const [extensionId, userId] of this.withdrawals) writes.hdel(this.userKey(userId), extensionId);
+        return writes;
+      });
       this.withdrawals.clear();
       this.logger.info('redis.reannounced', { extensions: this.announced.size });
     } catch (error) {
