@@ -148,6 +148,13 @@ describe('proxy mode: the extension behind a proxy, `tabmcp --proxy` and a raw p
     const shot = await raw.result<{ mimeType: string; data: string }>('screenshot', { tabId });
     assert.equal(shot.mimeType, 'image/png');
     assert.deepEqual([...Buffer.from(shot.data, 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    // A tab behind another one is made active and captured once it has painted.
+    const other = await raw.result<{ tabId: number }>('createTab', { url: `${site.url}/plain/about.html` });
+    await raw.result('activateTab', { tabId: other.tabId });
+    const behind = await raw.result<{ tabId: number; data: string }>('screenshot', { tabId });
+    assert.equal(behind.tabId, tabId);
+    assert.deepEqual([...Buffer.from(behind.data, 'base64').subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+    await raw.result('closeTab', { tabId: other.tabId });
 
     const navigated = await raw.result<{ url: string }>('browser_navigate', {
       tabId,
