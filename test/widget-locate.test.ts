@@ -24,6 +24,10 @@ describe('widget tasks: finding an element by role and name in each tool’s rea
       '  - generic [ref=f5e36]:',
       '    - text: Window seat',
       '    - switch [ref=f5e39] [cursor=pointer]',
+      '  - tablist [ref=f2e7]:',
+      '    - generic:',
+      '      - generic [ref=f2e9] [cursor=pointer]:',
+      '        - tab "Favorites"',
       '```',
     ].join('\n'),
   );
@@ -41,6 +45,7 @@ describe('widget tasks: finding an element by role and name in each tool’s rea
       '  uid=2_5 "Walk the dog"',
       '  uid=2_6 checkbox',
       '  uid=2_7 "Water plants"',
+      '  uid=20_4 tab "BILLING" selectable',
     ].join('\n'),
   );
   const tabmcp = tabmcpNodes(
@@ -61,6 +66,7 @@ describe('widget tasks: finding an element by role and name in each tool’s rea
     assert.equal(locate(playwright, { role: 'heading', name: 'Step 1: who is it for?' })?.ref, 'f2e4');
     assert.equal(locate(tabmcp, { role: 'combobox', name: 'Country' })?.ref, 'a644');
     assert.equal(locate(devtools, { role: 'option', name: 'Canada' })?.ref, '1_9');
+    assert.equal(locate(devtools, { role: 'tab', name: 'Billing' })?.ref, '20_4', 'as text-transform shows it');
   });
 
   it('an element the tool lists without a ref is not a target (a native option under its select)', () => {
@@ -79,6 +85,10 @@ describe('widget tasks: finding an element by role and name in each tool’s rea
     assert.equal(locate(playwright, { role: 'switch', name: 'Window seat' })?.ref, 'f5e39');
     assert.equal(locate(tabmcp, { name: 'Attach a report' })?.ref, 's783');
     assert.equal(locate(tabmcp, { role: 'tab', name: 'Train' })?.ref, 'k348');
+  });
+
+  it('a control listed without a ref stands for the plain box around it that has one (Ionic’s segment button)', () => {
+    assert.equal(locate(playwright, { name: 'Favorites' })?.ref, 'f2e9');
   });
 
   it('`in` picks the one inside the row that holds the text', () => {

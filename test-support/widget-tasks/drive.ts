@@ -28,6 +28,12 @@ export interface ToolDriver {
   direct?(step: Step): Promise<string | undefined>;
   /** The elements an answer shows (a snapshot or a list of changes it carries), to look there first. */
   answerNodes(answer: string): ReadNode[];
+  /**
+   * Waits until the page shows `text` (a tool's own wait, as a model calls it when a fresh read lacks what
+   * an action should have brought: suggestions a page shows after a debounce); undefined where the tool
+   * has none, or needs none because its answers wait for the page to settle.
+   */
+  waitForText?(text: string): Promise<string>;
 }
 
 /**
@@ -44,7 +50,13 @@ async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
     const known = freshOnly ? undefined : locate(seen, target, lastRef);
     if (known) return known;
     seen = await driver.read(target);
-    const found = locate(seen, target, lastRef);
+    let found = locate(seen, target, lastRef);
+    if (!found && driver.waitForText && target.name !== undefined) {
+      // The wait's own answer may carry a snapshot (chrome-devtools-mcp's does): read again only if not.
+      const shown = driver.answerNodes(await driver.waitForText(target.name).catch(() => ''));
+      seen = shown.length > 0 ? shown : await driver.read(target);
+      found = locate(seen, target, lastRef);
+    }
     if (!found) throw new Error(`no ${describeTarget(target)} in the last read of the page`);
     return found;
   };

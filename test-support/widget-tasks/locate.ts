@@ -56,10 +56,12 @@ const CONTROLS = new Set([
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
+/** Names compared as a person reads them: a tool that writes what CSS `text-transform` shows (BILLING) names the same tab. */
 function named(node: ReadNode, target: Target): boolean {
   if (target.name === undefined) return true;
-  const name = squash(node.name);
-  return target.starts ? name.startsWith(target.name) : name === target.name;
+  const name = squash(node.name).toLowerCase();
+  const wanted = target.name.toLowerCase();
+  return target.starts ? name.startsWith(wanted) : name === wanted;
 }
 
 /** The parent of `index`: the nearest node before it one level less deep. */
@@ -75,6 +77,19 @@ function subtree(nodes: ReadNode[], index: number): number[] {
   const inside = [index];
   for (let at = index + 1; at < nodes.length && (nodes[at]?.depth ?? 0) > depth; at++) inside.push(at);
   return inside;
+}
+
+/**
+ * The nearest ancestor of `index` that is a plain box with a ref and no name of its own (not a native select
+ * around its options); undefined when a named or non-plain one comes first.
+ */
+function wrapperWithRef(nodes: ReadNode[], index: number): number | undefined {
+  for (let at = parentOf(nodes, index); at !== undefined; at = parentOf(nodes, at)) {
+    const node = nodes[at];
+    if (!node || squash(node.name) !== '' || !PLAIN.has(node.role)) return undefined;
+    if (node.ref) return at;
+  }
+  return undefined;
 }
 
 /** A text hit stands for the unnamed element that holds it (a list item or card whose text it is). */
@@ -101,6 +116,12 @@ function pick(nodes: ReadNode[], within: number[], target: Target, near: number)
   const byName = within.filter((at) => nodes[at] && named(nodes[at], target));
   const controls = byName.filter((at) => nodes[at]?.ref && !PLAIN.has(nodes[at]?.role ?? ''));
   if (controls.length > 0) return closest(controls);
+  // A control the tool lists without a ref (Ionic's segment button, a role inside a clickable box): the
+  // unnamed box around it that has one, which is what a model clicks.
+  for (const at of byName.filter((hit) => !nodes[hit]?.ref && !PLAIN.has(nodes[hit]?.role ?? ''))) {
+    const box = wrapperWithRef(nodes, at);
+    if (box !== undefined && within.includes(box)) return box;
+  }
   for (const at of byName) {
     const up = holder(nodes, at);
     if (up !== at) return up;

@@ -85,8 +85,15 @@ export async function runOnDevtoolsMcp(
           await script.call('click', { pageId, uid });
           return script.call('click', { pageId, uid: (await find({ role: 'option', name: step.value })).ref });
         }
-        case 'selectText':
-          return script.call('evaluate_script', { pageId, function: selectTextScript(step.text), args: [uid] });
+        case 'selectText': {
+          // The element that shows the text, where the snapshot has one (a paragraph of an editor), else the target.
+          const holder = await find({ name: step.text }).catch(() => target);
+          return script.call('evaluate_script', {
+            pageId,
+            function: selectTextScript(step.text),
+            args: [holder?.ref ?? uid],
+          });
+        }
         case 'press':
           if (!wasFocused) await script.call('click', { pageId, uid });
           return script.call('press_key', { pageId, key: step.key });
@@ -100,6 +107,7 @@ export async function runOnDevtoolsMcp(
       }
     },
     answerNodes: devtoolsNodes,
+    waitForText: (text) => script.call('wait_for', { pageId, text: [text], timeout: 3_000 }),
   };
   return runTask(
     {

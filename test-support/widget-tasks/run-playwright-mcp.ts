@@ -86,8 +86,11 @@ export async function runOnPlaywrightMcp(
           await script.call('browser_click', described(target));
           return script.call('browser_click', described(await find({ role: 'option', name: step.value })));
         }
-        case 'selectText':
-          return script.call('browser_evaluate', { ...described(target), function: selectTextScript(step.text) });
+        case 'selectText': {
+          // The element that shows the text, where the snapshot has one (a paragraph of an editor), else the target.
+          const holder = await find({ name: step.text }).catch(() => target);
+          return script.call('browser_evaluate', { ...described(holder), function: selectTextScript(step.text) });
+        }
         case 'press':
           if (!wasFocused) await script.call('browser_click', described(target));
           return script.call('browser_press_key', { key: step.key });
@@ -108,6 +111,7 @@ export async function runOnPlaywrightMcp(
       }
     },
     answerNodes: playwrightNodes,
+    waitForText: (text) => script.call('browser_wait_for', { text, time: 3 }),
   };
   return runTask(
     {

@@ -64,13 +64,14 @@ export interface WidgetTask {
 export function selectTextScript(text: string): string {
   return `(element) => {
   const text = ${JSON.stringify(text)};
-  element.focus();
-  if ('setSelectionRange' in element) {
-    const at = element.value.indexOf(text);
-    element.setSelectionRange(at, at + text.length);
+  const root = element.nodeType === Node.TEXT_NODE ? element.parentElement : element;
+  root.focus?.();
+  if ('setSelectionRange' in root) {
+    const at = root.value.indexOf(text);
+    root.setSelectionRange(at, at + text.length);
     return at >= 0;
   }
-  const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const at = node.textContent.indexOf(text);
     if (at < 0) continue;
