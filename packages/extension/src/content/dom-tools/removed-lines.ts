@@ -1,3 +1,5 @@
+import { withoutHandles } from './line-handles';
+
 /**
  * A line of the page read that an action removed, as its answer's `removed` writes it. What went is
  * said without handles (they name elements that are gone, so nothing can be done with them), and a
@@ -5,12 +7,11 @@
  * as its first, a count and its last: the new ones are in `changes`, with their handles.
  */
 export function removedLine(line: string): string {
-  return withoutRuns(line).replace(HANDLE, ']');
+  return withoutHandles(withoutRuns(line));
 }
 
 /** One token as the page read writes it (names never hold brackets), with a link's address after it. */
 const TOKEN = /\[([a-z]+)[^[\]]* [a-z]\d+\](?:\([^)\s]*\))?/g;
-const HANDLE = / [a-z]\d+\]/g;
 /** Runs up to this long are written whole. */
 const WHOLE_RUN = 3;
 

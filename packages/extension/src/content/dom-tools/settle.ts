@@ -1,6 +1,7 @@
 import { watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
 import { composedRoots } from './composed-tree';
+import { handlesOf, withoutHandles } from './line-handles';
 import { removedLine } from './removed-lines';
 import { type RenderContext, renderMarkdown } from './render';
 import { waitForSettle } from './settle-wait';
@@ -187,13 +188,6 @@ function pageLines(root: Element, context: RenderContext): string[] {
     .split('\n')
     .filter((line) => line.trim() !== '');
 }
-
-function handlesOf(line: string): string {
-  return (line.match(/ [a-z]\d+\]/g) ?? []).join('');
-}
-
-/** A re-rendered element gets a new handle: lines are compared without their handles. */
-const withoutHandles = (line: string) => line.replace(/ [a-z]\d+\]/g, ']');
 
 /** A line with its numbers and plural endings left out, or undefined when it has no number. */
 function numbersOut(line: string): string | undefined {
