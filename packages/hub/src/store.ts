@@ -7,12 +7,12 @@ export const StoredTab = z.object({
   url: z.string().max(8192),
   domain: z.string().max(300),
   ordinal: z.number().int().positive(),
-  source: ToolSource.optional(),
+  source: z.optional(ToolSource),
   tools: z.array(Tool).max(5_000),
   updatedAt: z.number(),
   /** Missing in state saved before it existed: then `updatedAt` stands in. */
   lastSeen: z.number().optional(),
-  capabilities: PageBrowserCapabilities.optional(),
+  capabilities: z.optional(PageBrowserCapabilities),
 });
 export type StoredTab = z.infer<typeof StoredTab>;
 

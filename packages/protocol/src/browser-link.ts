@@ -27,7 +27,7 @@ export const TabInfo = z.object({
   url: z.string().max(8192),
   active: z.boolean().optional(),
   /** Present when the extension knows the tab's tools (connected, openTab replies). */
-  tools: ToolList.optional(),
+  tools: z.optional(ToolList),
   /** Whether the user let this site's tools reach agents (hub site policy); absent means allowed. */
   siteAccess: SiteAccess.optional(),
 });
@@ -119,7 +119,7 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('toolResult'),
     callId: RequestId,
-    result: CallToolResult.optional(),
+    result: z.optional(CallToolResult),
     error: z.string().max(65_536).optional(),
     /** The error's code (errors.ts), so the server classifies it without reading its words. */
     code: z.number().int().optional(),
@@ -128,7 +128,7 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
     type: z.literal('response'),
     requestId: RequestId,
     result: z.unknown().optional(),
-    error: JsonRpcErrorObject.optional(),
+    error: z.optional(JsonRpcErrorObject),
   }),
 ]);
 export type ExtensionToServer = z.infer<typeof ExtensionToServer>;

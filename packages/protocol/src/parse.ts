@@ -1,20 +1,26 @@
-import type { z } from 'zod';
+import { type $ZodError, type $ZodType, config, globalConfig, type output, safeParse } from 'zod/v4/core';
+import en from 'zod/v4/locales/en.js';
 import { ErrorCode, ProtocolError } from './errors';
 import { MAX_MESSAGE_BYTES } from './limits';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ProtocolError };
 
 /** Turns zod issues into one line an agent or a developer can act on. */
-export function describeIssues(error: z.ZodError): string {
+export function describeIssues(error: $ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(message)'}: ${issue.message}`)
     .join('; ');
 }
 
-/** Validates an already-decoded value against a link's schema. */
-export function validate<S extends z.ZodType>(schema: S, value: unknown, what: string): Parsed<z.infer<S>> {
-  const result = schema.safeParse(value);
+/**
+ * Validates an already-decoded value against a link's schema, zod classic or zod/mini (tool.ts).
+ * zod classic sets its English messages when its first schema is built; mini sets none, so a bundle
+ * with mini alone (the content script) would say only "Invalid input": set them here.
+ */
+export function validate<S extends $ZodType>(schema: S, value: unknown, what: string): Parsed<output<S>> {
+  if (!globalConfig.localeError) config(en());
+  const result = safeParse(schema, value);
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
@@ -23,12 +29,12 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown, what: s
 }
 
 /** The one entry point for text arriving on a link: size cap, JSON decode, schema check. */
-export function parseMessage<S extends z.ZodType>(
+export function parseMessage<S extends $ZodType>(
   schema: S,
   raw: string,
   what: string,
   maxBytes: number = MAX_MESSAGE_BYTES,
-): Parsed<z.infer<S>> {
+): Parsed<output<S>> {
   // String length counts UTF-16 units; a unit is at most 3 UTF-8 bytes, so check cheaply first.
   if (raw.length > maxBytes || (raw.length * 3 > maxBytes && utf8Length(raw) > maxBytes)) {
     return {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// zod/mini: the content script bundles this file (see tool.ts).
+import * as z from 'zod/mini';
 import { JsonRpcId } from './jsonrpc';
 import { MAX_ERROR_TEXT } from './limits';
 import { ToolArguments } from './tool';
@@ -7,7 +8,7 @@ import { ToolArguments } from './tool';
  * A page's tool list as it arrives: each tool is checked one by one by the hub, so one bad tool
  * (or one too many) is refused with a reason instead of the whole list vanishing.
  */
-export const PageToolList = z.array(z.unknown()).max(20_000);
+export const PageToolList = z.array(z.unknown()).check(z.maxLength(20_000));
 
 /**
  * Messages on the chrome.runtime Port between a tab's content script (the proxy of docs/requirements.md#hub) and
@@ -21,8 +22,8 @@ export type ToolSource = z.infer<typeof ToolSource>;
 
 /** What a page server declares under `capabilities.browser` at initialize (docs/requirements.md "Page Server"). */
 export const PageBrowserCapabilities = z.object({
-  cacheSupported: z.boolean().optional(),
-  elicitation: z.boolean().optional(),
+  cacheSupported: z.optional(z.boolean()),
+  elicitation: z.optional(z.boolean()),
 });
 export type PageBrowserCapabilities = z.infer<typeof PageBrowserCapabilities>;
 
@@ -31,32 +32,32 @@ export type PageBrowserCapabilities = z.infer<typeof PageBrowserCapabilities>;
  * can say it got them, rather than lost unseen by schema stripping.
  */
 const Extensions = z
-  .record(z.string().max(256), z.unknown())
-  .refine((value) => Object.keys(value).length <= 64, 'at most 64 extensions');
+  .record(z.string().check(z.maxLength(256)), z.unknown())
+  .check(z.refine((value) => Object.keys(value).length <= 64, 'at most 64 extensions'));
 
 export const RegisterToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/registerTools'),
   params: z.object({
     tools: PageToolList,
-    tabUrl: z.string().max(8192).optional(),
-    source: ToolSource.optional(),
-    capabilities: PageBrowserCapabilities.optional(),
-    extensions: Extensions.optional(),
+    tabUrl: z.optional(z.string().check(z.maxLength(8192))),
+    source: z.optional(ToolSource),
+    capabilities: z.optional(PageBrowserCapabilities),
+    extensions: z.optional(Extensions),
   }),
 });
 
 export const UpdateToolsMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/updateTools'),
-  params: z.object({ tools: PageToolList, source: ToolSource.optional(), extensions: Extensions.optional() }),
+  params: z.object({ tools: PageToolList, source: z.optional(ToolSource), extensions: z.optional(Extensions) }),
 });
 
 export const ExecuteToolRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
   method: z.literal('browser/executeTool'),
-  params: z.object({ toolName: z.string().min(1).max(256), args: ToolArguments }),
+  params: z.object({ toolName: z.string().check(z.minLength(1), z.maxLength(256)), args: ToolArguments }),
 });
 export type ExecuteToolRequest = z.infer<typeof ExecuteToolRequest>;
 
@@ -74,7 +75,7 @@ export const PageRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
   method: z.literal('browser/pageRequest'),
-  params: z.object({ method: PageMethod, params: z.record(z.string(), z.unknown()).optional() }),
+  params: z.object({ method: PageMethod, params: z.optional(z.record(z.string(), z.unknown())) }),
 });
 export type PageRequest = z.infer<typeof PageRequest>;
 
@@ -90,9 +91,12 @@ export const PortResponse = z.object({
     // A page's long error text is cut rather than refused, so the caller hears of it at once.
     z.object({
       success: z.literal(false),
-      payload: z.string().transform((text) => text.slice(0, MAX_ERROR_TEXT)),
+      payload: z.pipe(
+        z.string(),
+        z.transform((text: string) => text.slice(0, MAX_ERROR_TEXT)),
+      ),
       /** errors.ts: set when the content script knows what went wrong (a page answer that is no tool result). */
-      code: z.number().int().optional(),
+      code: z.optional(z.int()),
     }),
   ]),
 });
@@ -108,7 +112,7 @@ export const PageNotificationMessage = z.object({
       'notifications/resources/updated',
       'notifications/prompts/list_changed',
     ]),
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: z.optional(z.record(z.string(), z.unknown())),
   }),
 });
 
@@ -127,7 +131,7 @@ export type ContentToBackground = z.infer<typeof ContentToBackground>;
 const DocumentTagMessage = z.object({
   jsonrpc: z.literal('2.0'),
   method: z.literal('browser/documentTag'),
-  params: z.object({ tag: z.string().regex(/^[a-z]$/) }),
+  params: z.object({ tag: z.string().check(z.regex(/^[a-z]$/)) }),
 });
 
 export const BackgroundToContent = z.union([ExecuteToolRequest, PageRequest, DocumentTagMessage]);

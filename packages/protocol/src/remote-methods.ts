@@ -126,7 +126,7 @@ export const RemoteMethods = {
       .object({
         tabId: TabId,
         name: z.string().min(1).max(256),
-        arguments: ToolArguments.default({}),
+        arguments: z._default(ToolArguments, {}),
         timeoutMs: z.number().int().positive().max(600_000).optional(),
       })
       .strict(),

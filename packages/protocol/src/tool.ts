@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the content script, which runs on every page the user opens, bundles this
+// file, and mini is tree-shaken where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 
 /**
  * An MCP tool as a page publishes it. Unknown fields pass through untouched so a tool's schema,
@@ -7,34 +9,34 @@ import { z } from 'zod';
 export const JsonSchemaObject = z.looseObject({ type: z.literal('object') });
 
 export const ToolAnnotations = z.looseObject({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
+  title: z.optional(z.string()),
+  readOnlyHint: z.optional(z.boolean()),
+  destructiveHint: z.optional(z.boolean()),
+  idempotentHint: z.optional(z.boolean()),
+  openWorldHint: z.optional(z.boolean()),
   /** docs/requirements.md#hub: a cached tool survives its tab's close. */
-  cache: z.boolean().optional(),
+  cache: z.optional(z.boolean()),
 });
 
 export const Tool = z.looseObject({
-  name: z.string().min(1).max(256),
-  title: z.string().max(1024).optional(),
-  description: z.string().max(16_384).optional(),
+  name: z.string().check(z.minLength(1), z.maxLength(256)),
+  title: z.optional(z.string().check(z.maxLength(1024))),
+  description: z.optional(z.string().check(z.maxLength(16_384))),
   inputSchema: JsonSchemaObject,
-  outputSchema: JsonSchemaObject.optional(),
-  annotations: ToolAnnotations.optional(),
+  outputSchema: z.optional(JsonSchemaObject),
+  annotations: z.optional(ToolAnnotations),
 });
 export type Tool = z.infer<typeof Tool>;
 
-export const ToolList = z.array(Tool).max(5_000);
+export const ToolList = z.array(Tool).check(z.maxLength(5_000));
 
 const TextContent = z.looseObject({ type: z.literal('text'), text: z.string() });
 const OtherContent = z.looseObject({ type: z.string() });
 
 export const CallToolResult = z.looseObject({
-  content: z.array(z.union([TextContent, OtherContent])).default([]),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
+  content: z._default(z.array(z.union([TextContent, OtherContent])), []),
+  structuredContent: z.optional(z.record(z.string(), z.unknown())),
+  isError: z.optional(z.boolean()),
 });
 export type CallToolResult = z.infer<typeof CallToolResult>;
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 /** The one schema for every frame an MCP client sends (requests and notifications only). */
 export const McpClientFrame = z.object({
   jsonrpc: z.literal('2.0'),
-  id: JsonRpcId.optional(),
+  id: z.optional(JsonRpcId),
   method: z.string().min(1).max(256),
   params: z.unknown().optional(),
   /** docs/requirements.md#remote-proxy 5.1 / DESIGN decision 7: optional; when present it must be the client's own. */
@@ -25,7 +25,7 @@ export const ExtensionFrame = z.object({
   method: z.string().min(1).max(256).optional(),
   params: z.unknown().optional(),
   result: z.unknown().optional(),
-  error: JsonRpcErrorObject.optional(),
+  error: z.optional(JsonRpcErrorObject),
 });
 export type ExtensionFrame = z.infer<typeof ExtensionFrame>;
 
