@@ -209,4 +209,35 @@ describe('architecture boundaries', () => {
       );
     }
   });
+
+  it('the content script carries zod/mini, not zod classic, and no locale but English', async () => {
+    // It runs on every page the user opens (docs/architecture.md, "zod in the content script").
+    const { metafile } = await build({
+      entryPoints: [join(root, 'packages/extension/src/content/content-script.ts')],
+      bundle: true,
+      write: false,
+      metafile: true,
+      minify: true,
+      outdir: join(root, '.tmp/boundaries-content'),
+      platform: 'browser',
+      format: 'iife',
+      conditions: ['tabmcp-source'],
+      logLevel: 'silent',
+    });
+    const [output] = Object.values(metafile.outputs);
+    assert.ok(output, 'the content script was bundled');
+    const zod = Object.entries(output.inputs)
+      .filter(([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0)
+      .map(([input]) => input.slice(input.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
+    assert.ok(
+      zod.some((input) => input.startsWith('v4/mini/')),
+      'the content script uses zod/mini',
+    );
+    assert.deepEqual(
+      zod.filter(
+        (input) => input.startsWith('v4/classic/') || (input.startsWith('v4/locales/') && input !== 'v4/locales/en.js'),
+      ),
+      [],
+    );
+  });
 });

@@ -128,7 +128,7 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
     type: z.literal('response'),
     requestId: RequestId,
     result: z.unknown().optional(),
-    error: z.optional(JsonRpcErrorObject),
+    error: JsonRpcErrorObject.optional(),
   }),
 ]);
 export type ExtensionToServer = z.infer<typeof ExtensionToServer>;

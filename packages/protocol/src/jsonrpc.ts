@@ -1,30 +1,25 @@
-// zod/mini: bundled by the content script (see tool.ts).
-import * as z from 'zod/mini';
-
-/** Longest string id any tabmcp end accepts (the proxy's mapped ids included). */
-export const MAX_ID_LENGTH = 512;
-export const JsonRpcId = z.union([z.string().check(z.maxLength(MAX_ID_LENGTH)), z.int()]);
-export type JsonRpcId = z.infer<typeof JsonRpcId>;
+import { z } from 'zod';
+import { JsonRpcId } from './jsonrpc-id';
 
 export const JsonRpcErrorObject = z.object({
-  code: z.int(),
+  code: z.number().int(),
   message: z.string(),
-  data: z.optional(z.unknown()),
+  data: z.unknown().optional(),
 });
 export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
 
 export const JsonRpcRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
-  method: z.string().check(z.minLength(1), z.maxLength(256)),
-  params: z.optional(z.unknown()),
+  method: z.string().min(1).max(256),
+  params: z.unknown().optional(),
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
 
 export const JsonRpcNotification = z.object({
   jsonrpc: z.literal('2.0'),
-  method: z.string().check(z.minLength(1), z.maxLength(256)),
-  params: z.optional(z.unknown()),
+  method: z.string().min(1).max(256),
+  params: z.unknown().optional(),
 });
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
 

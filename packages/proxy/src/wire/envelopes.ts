@@ -50,7 +50,7 @@ const ReplyEnvelope = z.object({
   connectionId: Id,
   id: z.string().max(1024),
   result: z.unknown().optional(),
-  error: z.optional(JsonRpcErrorObject),
+  error: JsonRpcErrorObject.optional(),
 });
 
 const ExtensionNotifyEnvelope = z.object({
