@@ -1,3 +1,5 @@
+// First: before any module that builds a zod schema (zod-jitless.ts).
+import './zod-jitless';
 import type { TabClient } from '@tabmcp/page';
 import {
   jsonShapeProblem,
