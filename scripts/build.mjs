@@ -86,8 +86,8 @@ async function buildExtension() {
       bundle('background', 'background/index.ts', { format: 'esm', plugins: [zodEnglishOnly] }),
       bundle('content', 'content/content-script.ts', { plugins: [zodEnglishOnly] }),
       bundle('bridge', 'bridge/main-world.ts'),
-      bundle('popup', 'popup/popup.ts'),
-      bundle('options', 'options/options.ts'),
+      bundle('popup', 'popup/popup.ts', { plugins: [zodEnglishOnly] }),
+      bundle('options', 'options/options.ts', { plugins: [zodEnglishOnly] }),
     ]);
     cpSync(join(pkg('extension'), 'src/options/options.html'), join(out, 'options.html'));
     const staticDir = join(pkg('extension'), 'static');
