@@ -6,7 +6,7 @@
 // message. `--tsx` runs the unit files through tsx instead, as the e2e files always run.
 // Unit files run side by side, one more than there are cores: each picks free ports and keeps its own state, and
 // each waits now and then (on Chromium, Redis, a child process), when the extra file uses the core (on this 2-core
-// machine, 3 at once left 7 s of the cores idle in a run against 17 s with 2, and took 36-39 s against 44 s). The
+// machine, 3 at once left 7 s of the cores idle in a run against 17 s with 2, and took 35-43 s against 41-44 s). The
 // e2e files run one at a time after them: each starts browsers, and two at once on this 2-core machine would time
 // each other out.
 // The unit files start longest first (times from the last run, scripts/test-times.mjs), so the run ends when the
