@@ -2,8 +2,9 @@
 // as the sum of its top-level tests, merged into node_modules/.cache/tabmcp/test-times.json. The next
 // run starts the longest unit files first, so that no long file starts last and runs on alone.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceOfBundle } from './unit-bundles.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TIMES_FILE = join(root, 'node_modules', '.cache', 'tabmcp', 'test-times.json');
@@ -23,7 +24,7 @@ export default async function* testTimes(source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const { file, nesting, details } = event.data;
     if (!file || nesting !== 0) continue;
-    const name = relative(root, file).split('\\').join('/');
+    const name = sourceOfBundle(file);
     seconds[name] = (seconds[name] ?? 0) + (details?.duration_ms ?? 0) / 1000;
   }
   if (Object.keys(seconds).length === 0) return;

@@ -8,21 +8,21 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SECRET } from '../../../test-support/proxy/fixtures';
-import { spawnProxy } from '../../../test-support/proxy/processes';
+import { proxyCli, spawnProxy } from '../../../test-support/proxy/processes';
 import { TestSocket } from '../../../test-support/proxy/test-socket';
 import { createTokenVerifier, parseDurationSeconds, resolveServeOptions, silentLogger, startProxy } from '../src/index';
 
 const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
-/** Runs the CLI from source; async so that a test's independent runs go side by side (each is a tsx start). */
+/** Runs the CLI from source; async so that a test's independent runs go side by side. */
 async function cli(args: string[], env: Record<string, string> = {}) {
+  const [node, command] = await proxyCli();
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    const { stdout, stderr } = await promisify(execFile)(node, [...command, ...args], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...env },
       encoding: 'utf8',
-      // A bound, not a measure: four tsx starts side by side on a loaded 2-core machine can take 20 s.
+      // A bound, not a measure: four starts side by side on a loaded 2-core machine.
       timeout: 60_000,
     });
     return { status: 0, stdout, stderr };

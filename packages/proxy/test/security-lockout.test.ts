@@ -77,7 +77,7 @@ describe('security: anonymous sockets cannot lock real users out of the proxy (i
   });
 
   it('a half-open upgrade (headers never finished) is dropped within the handshake deadline', async () => {
-    const proxy = await proxyWith({ handshakeTimeoutMs: 1_000 });
+    const proxy = await proxyWith({ handshakeTimeoutMs: 300 });
     const socket = connectTcp(proxy.port, '127.0.0.1');
     socket.on('error', () => {});
     closers.push(() => socket.destroy());

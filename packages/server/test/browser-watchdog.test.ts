@@ -50,8 +50,8 @@ function fakeProfile(root: string, name: string): string {
   return dir;
 }
 
-// The cases run side by side: each has its own stand-in browser and profile, and the deaf browser's case
-// spends the watchdog's real 5 s grace (a /bin/sh script has no clock to mock) waiting, not working.
+// The cases run side by side: each has its own stand-in browser and profile. A /bin/sh script has no clock
+// to mock: the deaf browser's case gives the watchdog a short grace (production's is 5 s) and waits it out.
 describe('the browser watchdog (issue 11, no orphans)', {
   skip: process.platform === 'win32',
   concurrency: true,
@@ -102,7 +102,7 @@ describe('the browser watchdog (issue 11, no orphans)', {
     browsers.push(browser);
     const pid = browser.pid ?? 0;
     const profile = fakeProfile(root, 'deaf');
-    watchBrowser(pid, profile).release();
+    watchBrowser(pid, profile, process.platform, 300).release();
     await waitFor(() => !groupAlive(pid), 15_000, `the browser (group ${pid}) to be killed`);
     await waitFor(() => !existsSync(profile), 10_000, 'the profile to be removed');
   });

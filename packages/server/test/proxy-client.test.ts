@@ -184,10 +184,17 @@ describe('ProxyBrowserConnection against a real proxy', () => {
   });
 
   it('reports a refused token as the problem, without hanging', async () => {
-    const refused = new ProxyBrowserConnection({ proxyUrl: proxy.url, token: 'not-a-jwt', maxBackoffMs: 200 });
+    const failures: unknown[] = [];
+    const refused = new ProxyBrowserConnection({
+      proxyUrl: proxy.url,
+      token: 'not-a-jwt',
+      maxBackoffMs: 200,
+      log: (event, fields) => event === 'proxy.failed' && failures.push(fields),
+    });
     refused.start();
     try {
-      assert.equal(await refused.waitUntilUp(1_000), false);
+      await waitFor(() => failures.length > 0, 10_000, 'the connection to give up on its token');
+      assert.equal(refused.isUp, false);
       assert.match(refused.problem, /Authentication failed/);
       assert.match(refused.problem, /Mint a new agent token/, 'a refused upgrade (HTTP 401) names the way out');
     } finally {
@@ -212,14 +219,17 @@ describe('ProxyBrowserConnection against a real proxy', () => {
         }),
       );
       const { port } = server.address() as AddressInfo;
+      const failures: unknown[] = [];
       const connection = new ProxyBrowserConnection({
         proxyUrl: `ws://127.0.0.1:${port}`,
         token: 'x',
         maxBackoffMs: 200,
+        log: (event, fields) => event === 'proxy.failed' && failures.push(fields),
       });
       connection.start();
       try {
-        assert.equal(await connection.waitUntilUp(500), false);
+        await waitFor(() => failures.length > 0, 10_000, 'the connection to give up on its token');
+        assert.equal(connection.isUp, false);
         problems.push(connection.problem);
       } finally {
         connection.close();
