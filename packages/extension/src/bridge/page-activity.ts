@@ -82,9 +82,8 @@ export function watchPageActivity(): void {
 
   document.addEventListener(ACTIVITY_OPEN, (event) => {
     const id = String((event as CustomEvent<unknown>).detail);
-    const watch: Watch = { id, open: true, pending: 0, navigating: null };
-    watches.set(id, watch);
-    report(watch);
+    // Not reported: a new watch has nothing pending and no navigation, as the content script assumes.
+    watches.set(id, { id, open: true, pending: 0, navigating: null });
   });
   document.addEventListener(ACTIVITY_CLOSE, (event) => {
     const id = String((event as CustomEvent<unknown>).detail);

@@ -31,7 +31,8 @@ export function watchActivity(): ActivityWatch {
     for (const listener of listeners) listener();
   };
   document.addEventListener(ACTIVITY_REPORT, onReport);
-  // The MAIN world answers synchronously; without it (a page where its script could not run), nothing is pending.
+  // A new watch has nothing pending (so too on a page where the MAIN world's script could not run); the MAIN
+  // world reports at close, when the count falls to 0 and when a navigation begins.
   document.dispatchEvent(new CustomEvent(ACTIVITY_OPEN, { detail: id }));
   let closed = false;
   const close = () => {
