@@ -38,6 +38,26 @@ export function nodeOfLine(line) {
   return node;
 }
 
+/**
+ * The TAP blocks of the failed tests (each `not ok` line and its YAML details, up to `...`), so a
+ * failed run names its test: the tail alone showed only the summary (a Node 22 flake went unnamed).
+ */
+function failuresIn(output) {
+  const blocks = [];
+  let block;
+  for (const line of output.split('\n')) {
+    if (block) {
+      block.push(line);
+      if (line.trim() === '...') {
+        blocks.push(block.join('\n'));
+        block = undefined;
+      }
+    } else if (/^\s*not ok \d+/.test(line)) block = [line];
+  }
+  if (block) blocks.push(block.join('\n'));
+  return blocks.join('\n');
+}
+
 /** scripts/test.mjs with that node; resolves with its exit status and the runner's own counts. */
 function runTests(node, args) {
   return new Promise((done) => {
@@ -48,19 +68,27 @@ function runTests(node, args) {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let tail = '';
+    let output = '';
     const keep = (chunk) => {
-      tail = (tail + chunk.toString()).slice(-6_000);
+      output += chunk.toString();
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
     child.on('close', (status) => {
       clearTimeout(timer);
+      const tail = output.slice(-6_000);
       // The runner's summary: TAP "# pass N" or spec "ℹ pass N".
       const passed = Number(/(?:#|ℹ) pass (\d+)/.exec(tail)?.[1] ?? 0);
       const failed = Number(/(?:#|ℹ) fail (\d+)/.exec(tail)?.[1] ?? -1);
-      done({ ok: status === 0 && passed > 0 && failed === 0, status, passed, failed, tail });
+      done({
+        ok: status === 0 && passed > 0 && failed === 0,
+        status,
+        passed,
+        failed,
+        tail,
+        failures: failuresIn(output),
+      });
     });
   });
 }
@@ -87,7 +115,8 @@ export async function testOtherLines() {
           `node-lines: Node ${version} ${what}: ${run.ok ? 'ok' : 'FAILED'} (${run.passed} passed, ${run.failed} failed, exit ${run.status}, ${seconds} s)\n`,
         );
         if (!run.ok) {
-          process.stdout.write(`${run.tail}\n`);
+          if (run.failures) process.stdout.write(`node-lines: the failed tests:\n${run.failures}\n`);
+          process.stdout.write(`node-lines: the end of the run:\n${run.tail}\n`);
           ok = false;
           break;
         }
