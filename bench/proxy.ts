@@ -13,7 +13,7 @@ import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIMITS } from '@tabmcp/proxy';
 import { type RawData, WebSocket, WebSocketServer } from 'ws';
-import { tokenFor } from '../test-support/proxy/fixtures';
+import { browserToken, tokenFor } from '../test-support/proxy/fixtures';
 import { type RedisProcess, spawnProxy, startRedis } from '../test-support/proxy/processes';
 import { iterations } from './lib/quick';
 import { type Figure, writeResult } from './lib/results';
@@ -82,13 +82,15 @@ function open(url: string): Promise<Opened> {
   });
 }
 
-/** A fake extension: authenticates, then answers every forwarded request with its params. */
+/**
+ * A fake extension: authenticates with the browser's twin of the user's token (the proxy refuses an
+ * extension whose token lacks the browser role), then answers every forwarded request with its params.
+ */
 async function fakeExtension(proxyUrl: string, token: string): Promise<{ ws: WebSocket; extensionId: string }> {
   const socket = await open(`${proxyUrl}/extension`);
   const request = await socket.next();
-  socket.ws.send(
-    JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { name: 'Bench Chrome', accessToken: token } }),
-  );
+  const accessToken = await browserToken(token);
+  socket.ws.send(JSON.stringify({ jsonrpc: '2.0', id: request.id, result: { name: 'Bench Chrome', accessToken } }));
   const authenticated = await socket.next();
   const ws = socket.release();
   ws.on('message', (data: RawData) => {

@@ -4,9 +4,22 @@ export type SiteDecision = 'allow' | 'block';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+/**
+ * The last URL asked about and its site: every call to a tab asks for its tab's site, and parsing
+ * the same URL again was most of the hub's own time on a page tool call.
+ */
+let lastAsked: { url: string; site: string | undefined } | undefined;
+
 /** The site a URL belongs to for permissions: its host name (all ports and schemes of a host together). */
 export function siteOf(url: string | undefined): string | undefined {
   if (!url) return undefined;
+  if (lastAsked?.url === url) return lastAsked.site;
+  const site = parseSite(url);
+  lastAsked = { url, site };
+  return site;
+}
+
+function parseSite(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;

@@ -20,6 +20,8 @@ type CdpListener = (tabId: number, method: string, params: Record<string, unknow
 export class DebuggerSessions {
   readonly #attaching = new Map<number, Promise<void>>();
   readonly #idleTimers = new Map<number, ReturnType<typeof setTimeout>>();
+  /** When each tab's session was last used: the idle timer is armed once and checks this when it fires. */
+  readonly #lastUsed = new Map<number, number>();
   readonly #holds = new Map<number, Set<string>>();
   readonly #listeners = new Set<CdpListener>();
 
@@ -63,7 +65,6 @@ export class DebuggerSessions {
     const holds = this.#holds.get(tabId) ?? new Set<string>();
     holds.add(why);
     this.#holds.set(tabId, holds);
-    clearTimeout(this.#idleTimers.get(tabId));
   }
 
   release(tabId: number, why: string): void {
@@ -105,12 +106,27 @@ export class DebuggerSessions {
     return attaching;
   }
 
+  /**
+   * Marks the session used. Its idle timer is armed once, not again on every use (each call to a tab
+   * uses it twice): when it fires, a session used since waits out the rest of its idle time.
+   */
   #touch(tabId: number): void {
-    clearTimeout(this.#idleTimers.get(tabId));
-    if (!this.#attaching.has(tabId) || this.#holds.has(tabId)) return;
+    this.#lastUsed.set(tabId, Date.now());
+    if (this.#idleTimers.has(tabId) || !this.#attaching.has(tabId)) return;
+    this.#armIdle(tabId, IDLE_DETACH_MS);
+  }
+
+  #armIdle(tabId: number, ms: number): void {
     this.#idleTimers.set(
       tabId,
-      setTimeout(() => this.#detach(tabId), IDLE_DETACH_MS),
+      setTimeout(() => {
+        this.#idleTimers.delete(tabId);
+        // A held session is not idle; its release touches it again.
+        if (this.#holds.has(tabId) || !this.#attaching.has(tabId)) return;
+        const idleFor = Date.now() - (this.#lastUsed.get(tabId) ?? 0);
+        if (idleFor < IDLE_DETACH_MS) this.#armIdle(tabId, IDLE_DETACH_MS - idleFor);
+        else this.#detach(tabId);
+      }, ms),
     );
   }
 
@@ -122,6 +138,7 @@ export class DebuggerSessions {
   #forget(tabId: number): void {
     clearTimeout(this.#idleTimers.get(tabId));
     this.#idleTimers.delete(tabId);
+    this.#lastUsed.delete(tabId);
     this.#attaching.delete(tabId);
     this.#holds.delete(tabId);
   }
