@@ -17,6 +17,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
+import { FOR_NODE } from './esbuild-node.mjs';
 import { iconPng, zipArchive } from './release-files.mjs';
 
 const execFileAsync = promisify(execFile);
@@ -36,16 +37,6 @@ const common = {
   logLevel: 'warning',
   legalComments: 'none',
   conditions: ['tabmcp-source'],
-};
-// The Node CLIs are ESM bundles; the banner gives the CommonJS code bundled in them (ws) a `require`.
-const forNode = {
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: ['bufferutil', 'utf-8-validate'],
-  banner: {
-    js: "import { createRequire as __tabmcpRequire } from 'node:module'; const require = __tabmcpRequire(import.meta.url);",
-  },
 };
 
 /**
@@ -245,13 +236,13 @@ async function buildServer(extensionAndPage) {
       ...common,
       entryPoints: { 'tabmcp-proxy': join(pkg('proxy'), 'src/cli.ts') },
       outdir: out,
-      ...forNode,
+      ...FOR_NODE,
     });
     await build({
       ...common,
       entryPoints: { tabmcp: join(pkg('server'), 'src/entry.ts') },
       outdir: out,
-      ...forNode,
+      ...FOR_NODE,
       // What a default stdio run does not need (--http, --proxy) loads on demand from its own chunk.
       // Chunks sit beside tabmcp.js: options.ts finds the extension relative to the running file.
       splitting: true,

@@ -1,0 +1,7 @@
+export const FOR_NODE: {
+  format: 'esm';
+  platform: 'node';
+  target: string;
+  external: string[];
+  banner: { js: string };
+};
