@@ -66,14 +66,16 @@ describe('security: anonymous sockets cannot lock real users out of the proxy (i
       () => {},
     );
     link.ensure();
-    // No configuration, no redial: the link goes quiet.
-    closers.push(() => {
+    try {
+      const deadline = Date.now() + 10_000;
+      while (seen.length < 2 && Date.now() < deadline) await new Promise((tick) => setTimeout(tick, 20));
+      assert.deepEqual(seen.sort(), [`/extension?access_token=${token} `, `/mcp Bearer ${token}`]);
+    } finally {
+      // No configuration, no redial: the link goes quiet here, not at the file's end. Left redialing a
+      // server that closes every socket, it once failed the file with an error after the test ended.
       configured = false;
       link.restart('test over');
-    });
-    const deadline = Date.now() + 10_000;
-    while (seen.length < 2 && Date.now() < deadline) await new Promise((tick) => setTimeout(tick, 20));
-    assert.deepEqual(seen.sort(), [`/extension?access_token=${token} `, `/mcp Bearer ${token}`]);
+    }
   });
 
   it('a half-open upgrade (headers never finished) is dropped within the handshake deadline', async () => {
