@@ -124,6 +124,16 @@ describe('gauntlet: native dialogs (--input auto)', () => {
     assert.deepEqual(await state('JSON.stringify(window.wizard)'), '{"name":"Ada","speed":"express","placed":true}');
   });
 
+  it('a dialog announced before the browser shows it is answered once the browser does (decision 257)', async () => {
+    await agent.json('open_tab', { url: `${scene.site.url}/gauntlet/late-dialog.html` });
+    const { answer } = await dialogOf('click_archive_everything');
+    assert.equal(answer.dialog?.kind, 'confirm');
+    // At once, as an agent would: the browser has not shown the dialog yet.
+    const handled = await agent.json<{ done: string }>('handle_dialog', { accept: true });
+    assert.match(handled.done, /Accepted the confirm dialog/);
+    assert.equal(await evaluateIn(scene.agent.stderr, 'late-dialog.html', 'window.archiveState.archived'), true);
+  });
+
   it('handle_dialog with no dialog open says so', async () => {
     await openBills();
     const result = await agent.call('handle_dialog', { accept: true });

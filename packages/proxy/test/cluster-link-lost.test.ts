@@ -65,7 +65,9 @@ describe('cluster link lost', () => {
       const found = (reply.result as { extensions: Array<{ id: string }> }).extensions;
       return found.some((entry) => entry.id === extension.extensionId) ? true : undefined;
     });
-    await attach(client, extension.extensionId);
+    // Redis was restarted by the test before: this instance's publishing connection may still be
+    // reconnecting, and a connect made meanwhile is refused as "unreachable", as it should be.
+    await eventually(() => attach(client, extension.extensionId));
     client.socket.send({ jsonrpc: '2.0', id: 2, method: 'getTabs', params: {} });
     await extension.socket.nextMatching((frame) => frame.method === 'getTabs');
     // Every subscriber connection is cut; ioredis is back within tens of milliseconds, long before

@@ -9,6 +9,8 @@ import { pageAnswers } from './page-answers';
 const HandleDialogArgs = z.object({ accept: z.boolean(), text: z.string().max(10_000).optional() }).strict();
 /** How long the page gets to run a script once its dialog was answered, before it counts as blocked again. */
 const AFTER_ANSWER_PROBE_MS = 1_000;
+/** A dialog the page announced while the debugger watched is reported over CDP within this. */
+const CDP_HEARS_WITHIN_MS = 2_000;
 
 /** handle_dialog: answers the tab's dialog over CDP; says who can when tabmcp cannot. */
 export async function handleDialog(
@@ -28,6 +30,8 @@ export async function handleDialog(
     );
   }
   const open = dialogs.get(tabId);
+  // Announced by the page a moment before the browser shows it: wait for CDP to know it too.
+  if (open?.watched && !open.heardOverCdp) await dialogs.untilHeardOverCdp(tabId, CDP_HEARS_WITHIN_MS);
   try {
     await debuggers.send(tabId, 'Page.handleJavaScriptDialog', {
       accept,

@@ -1,4 +1,4 @@
-import { ListenerSet, type Logger } from '@tabmcp/protocol';
+import { ListenerSet, type Logger, waitUntil } from '@tabmcp/protocol';
 import { z } from 'zod';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
 
@@ -11,6 +11,10 @@ export interface OpenDialog {
   url: string;
   /** performance.now() when it was heard. */
   openedAt: number;
+  /** CDP reported it: Page.handleJavaScriptDialog can answer it. */
+  heardOverCdp: boolean;
+  /** The tab's debugger was attached when it was first heard, so CDP will report it too. */
+  watched: boolean;
 }
 
 const Announcement = z.object({
@@ -30,7 +34,11 @@ const CdpOpening = z.object({
   defaultPrompt: z.string().optional(),
 });
 
-type Events = { opened: (tabId: number, dialog: OpenDialog) => void; closed: (tabId: number) => void };
+type Events = {
+  opened: (tabId: number, dialog: OpenDialog) => void;
+  closed: (tabId: number) => void;
+  heardOverCdp: (tabId: number) => void;
+};
 
 /** Holds a tab's session attached while its dialog waits for an answer. */
 const DIALOG_HOLD = 'dialog open';
@@ -55,7 +63,15 @@ export class OpenDialogs {
       const parsed = CdpOpening.safeParse(params);
       if (!parsed.success) return;
       const { url, message, type, defaultPrompt } = parsed.data;
-      this.#opened(tabId, { kind: type, message, url, openedAt: performance.now(), ...optional(defaultPrompt) });
+      this.#opened(tabId, {
+        kind: type,
+        message,
+        url,
+        openedAt: performance.now(),
+        heardOverCdp: true,
+        watched: true,
+        ...optional(defaultPrompt),
+      });
     });
     chrome.runtime.onMessage.addListener((raw: unknown, sender) => {
       const tabId = sender.tab?.id;
@@ -71,6 +87,8 @@ export class OpenDialogs {
           message,
           url: sender.url ?? sender.tab?.url ?? '',
           openedAt: performance.now(),
+          heardOverCdp: false,
+          watched: this.debuggers.isAttached(tabId),
           ...optional(defaultPrompt),
         });
       return false;
@@ -86,6 +104,30 @@ export class OpenDialogs {
     return this.#events.on(type, listener);
   }
 
+  /**
+   * Resolves true once CDP has reported the tab's open dialog, false after `timeoutMs` or when it
+   * closes. The page announces a dialog just before it asks the browser for it, so under load an
+   * agent can call handle_dialog before the browser (and CDP with it) knows the dialog.
+   */
+  untilHeardOverCdp(tabId: number, timeoutMs: number): Promise<boolean> {
+    return waitUntil<boolean>(
+      (done) => {
+        const open = this.#open.get(tabId);
+        if (!open || open.heardOverCdp) {
+          done(open !== undefined);
+          return undefined;
+        }
+        const stopHeard = this.on('heardOverCdp', (heardIn) => heardIn === tabId && done(true));
+        const stopClosed = this.on('closed', (closedIn) => closedIn === tabId && done(false));
+        return () => {
+          stopHeard();
+          stopClosed();
+        };
+      },
+      { timeoutMs, onTimeout: () => false },
+    );
+  }
+
   /** Forgets the tab's dialog once it was answered (CDP's Closed event may come later). */
   answered(tabId: number): void {
     this.#closed(tabId);
@@ -93,11 +135,23 @@ export class OpenDialogs {
 
   #opened(tabId: number, dialog: OpenDialog): void {
     const known = this.#open.get(tabId);
-    // Both sources report most dialogs: keep the first time it was heard.
-    this.#open.set(tabId, known && known.kind === dialog.kind ? { ...dialog, openedAt: known.openedAt } : dialog);
+    // Both sources report most dialogs: keep the first time it was heard, and what either knows.
+    const same = known && known.kind === dialog.kind;
+    this.#open.set(
+      tabId,
+      same
+        ? {
+            ...dialog,
+            openedAt: known.openedAt,
+            heardOverCdp: known.heardOverCdp || dialog.heardOverCdp,
+            watched: known.watched || dialog.watched,
+          }
+        : dialog,
+    );
     if (this.debuggers.isAttached(tabId)) this.debuggers.hold(tabId, DIALOG_HOLD);
-    this.log('dialog.opened', { tabId, kind: dialog.kind });
+    this.log('dialog.opened', { tabId, kind: dialog.kind, cdp: dialog.heardOverCdp });
     if (!known) this.#events.emit('opened', tabId, dialog);
+    if (dialog.heardOverCdp && !known?.heardOverCdp) this.#events.emit('heardOverCdp', tabId);
   }
 
   #closed(tabId: number): void {
