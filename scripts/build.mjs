@@ -195,7 +195,7 @@ function addJsExtensions(dir) {
 // ~250 KB and its resident memory stay out (packages/server/src/mcp/json-schema-validator.ts).
 // SDK 1.x (the --http transport) imports Ajv from validation/ajv-provider.js; SDK 2.x (stdio, both
 // eras) from its Node shims, replaced whole (packages/server/src/mcp/sdk-node-shims.ts).
-// A build-time substitution in a dependency (docs/decisions.md, stop 22): pinned to
+// A build-time substitution in a dependency (docs/decisions.md, 127): pinned to
 // @modelcontextprotocol/sdk 1.32.2 and @modelcontextprotocol/server 2.4.0 exactly; upstream,
 // modelcontextprotocol/typescript-sdk#2458 builds the default Ajv engine lazily, but the module is
 // still imported at load; delete when the SDK loads no Ajv unless its default validator is used

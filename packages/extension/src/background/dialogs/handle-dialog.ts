@@ -39,7 +39,7 @@ export async function handleDialog(
     });
   } catch (error) {
     if (/no dialog/i.test(errorMessage(error))) {
-      // CDP can answer only a dialog that opened while it was attached (docs/decisions.md, Stop 22).
+      // CDP can answer only a dialog that opened while it was attached (docs/decisions.md, 141).
       if (open && (await pageAnswers(tabId, AFTER_ANSWER_PROBE_MS / 2)) === false)
         return errorText(
           `The page's ${open.kind} dialog opened while tabmcp was not watching the tab, so it cannot answer it: ask the user to answer it in the browser, then call again.`,
