@@ -18,13 +18,13 @@ export interface ColdStart {
 /**
  * `tabmcp --launch` from process start to the first tools/list that shows the bench page's tools,
  * as an agent gets there: connect_browser, open_tab, tools/list. `env` goes to tabmcp (e.g.
- * TABMCP_PROFILE_ROOT).
+ * TABMCP_PROFILE_ROOT); `node` runs it (this process's Node by default).
  */
-export async function measureColdStart(env: Record<string, string> = {}): Promise<ColdStart> {
+export async function measureColdStart(env: Record<string, string> = {}, node?: string): Promise<ColdStart> {
   const site = await startBenchSite();
   const port = await freePort();
   const started = performance.now();
-  const tabmcp = await startBenchTabmcp(['--headless', '--launch', '--port', String(port)], [], env);
+  const tabmcp = await startBenchTabmcp(['--headless', '--launch', '--port', String(port)], [], env, node);
   try {
     const initializedMs = performance.now() - started;
     // launch=true waits for the extension the --launch browser carries (the launcher does not start a second one).

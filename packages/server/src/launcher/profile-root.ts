@@ -92,7 +92,7 @@ export function privateFolderProblem(dir: string): string | undefined {
 }
 
 /** Creates (0700) or reuses this user's private folder in `parent`, after checking it is really private. */
-function ensurePrivateFolder(parent: string): string {
+export function ensurePrivateFolder(parent: string): string {
   const dir = privateFolderPath(parent);
   try {
     mkdirSync(dir, { mode: 0o700 });
