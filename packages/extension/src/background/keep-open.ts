@@ -2,7 +2,7 @@
  * An agent that closes the browser's last tab must find the browser still there for open_tab
  * (docs/requirements.md#local-server, CONNECTED (no tabs)), but Chromium quits with its last window. So before
  * that tab closes, the extension leaves a page of its own in the window, which the server never
- * sees as a tab and which gives way to the next tab an agent opens. docs/decisions.md, issue 14.
+ * sees as a tab and which gives way to the next tab an agent opens. docs/decisions.md, 46.
  */
 const KEEP_OPEN_PAGE = 'keep-open.html';
 

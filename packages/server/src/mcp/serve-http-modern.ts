@@ -14,7 +14,7 @@ import { createMcpServer } from './serve-mcp';
  *
  * The view always shows the fallback tools (list_page_tools, call_page_tool): a stateless request
  * says nothing of who sent it, so the server cannot tell a client that holds a listen stream from
- * one that never opened any, and only the latter needs them (docs/decisions.md, issue 12).
+ * one that never opened any, and only the latter needs them (docs/decisions.md, 20).
  */
 /** Open `subscriptions/listen` streams at once: each holds a socket and a server instance (issue 26: no cap). */
 const MAX_LISTEN_STREAMS = 32;

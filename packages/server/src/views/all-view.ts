@@ -82,7 +82,7 @@ export class AllView implements McpView {
 
   /**
    * docs/requirements.md#hub's `browser` set as the extension's hub last reported it. MCP fixes capabilities at
-   * initialize, so a client sees the set of the moment it connected (docs/decisions.md, issue 14).
+   * initialize, so a client sees the set of the moment it connected (docs/decisions.md, 39).
    */
   get capabilities() {
     return { experimental: { browser: { ...this.#browserCapabilities } } };
