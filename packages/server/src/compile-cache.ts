@@ -9,7 +9,7 @@ type EnableCompileCache = (cacheDir?: string) => unknown;
 /**
  * Keeps V8's compiled code of tabmcp's modules on disk (Node's own compile cache, Node 22.1 and
  * later; Node 20 has none), so every start after the first skips compiling them: on Node 22,
- * `initialize` answers 150 ms after spawn instead of 260 (docs/decisions.md, 258). Call it before
+ * `initialize` answers some 20–50 ms sooner after spawn (docs/decisions.md, 258). Call it before
  * the modules it should cover are imported.
  *
  * The cache goes in this user's private temp folder (launcher/profile-root.ts), not in Node's
