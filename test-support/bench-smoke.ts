@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { runChild } from '../scripts/run-child.mjs';
 import { repoRoot } from './paths';
 
 /**
@@ -32,27 +32,13 @@ export function otherBenches(): string[] {
 }
 
 /** Runs one benchmark in its quick mode; resolves with its exit code and the end of its output. */
-function runQuick(file: string, tempDir: string): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    // Without NODE_TEST_CONTEXT: inherited from the runner, it would turn the bench's own output into TAP.
-    const { NODE_TEST_CONTEXT: _inherited, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', file)], {
-      cwd: repoRoot,
-      env: { ...env, BENCH_QUICK: '1', TMPDIR: tempDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString()).slice(-4_000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => child.kill('SIGKILL'), BENCH_TIMEOUT_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
+async function runQuick(file: string, tempDir: string): Promise<{ code: number | null; output: string }> {
+  const { status, output } = await runChild(process.execPath, ['--import', 'tsx', join('bench', file)], {
+    cwd: repoRoot,
+    env: { BENCH_QUICK: '1', TMPDIR: tempDir },
+    timeoutMs: BENCH_TIMEOUT_MS,
   });
+  return { code: status, output: output.slice(-4_000) };
 }
 
 /** One test per benchmark, run one after another (most start browsers). */
