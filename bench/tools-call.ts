@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { node22 } from '../test-support/npm-tools';
 import { type ColdStart, measureColdStart } from './lib/cold-start';
-import { measureColdStartFloor } from './lib/cold-start-floor';
+import { type ColdStartFloor, measureColdStartFloor } from './lib/cold-start-floor';
 import { startExtensionRig } from './lib/extension-rig';
 import { iterations } from './lib/quick';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
@@ -120,7 +120,7 @@ const cold: ColdStart[] = [];
 const coldOnDisk: ColdStart[] = [];
 /** The other Node line: Node 22 and later keep tabmcp's compiled code on disk (compile-cache.ts). */
 const coldOtherLine: ColdStart[] = [];
-const coldFloor: number[] = [];
+const coldFloor: ColdStartFloor[] = [];
 for (let run = 0; run < COLD_RUNS; run++) {
   await pause(COLD_GAP_MS);
   cold.push(await measureColdStart());
@@ -142,7 +142,16 @@ const pageSdkSummary = summarize(main.floorPageSdk);
 const p50Ratio = ratio(call.p50, floorSummary.p50);
 const p99Ratio = ratio(call.p99, floorSummary.p99);
 const coldMedian = Math.round(median(cold.map((run) => run.totalMs)));
-const coldFloorMedian = Math.round(median(coldFloor));
+const coldFloorMedian = Math.round(median(coldFloor.map((run) => run.totalMs)));
+/** Where a cold start's time goes, each phase's median beside the floor's (the issue's "cold start" bar). */
+const coldPhases = {
+  initializeMs: Math.round(median(cold.map((run) => run.initializedMs))),
+  launchToLinkedMs: Math.round(median(cold.map((run) => run.connectedMs - run.initializedMs))),
+  openTabMs: Math.round(median(cold.map((run) => run.tabOpenedMs - run.connectedMs))),
+  toolsListedMs: Math.round(median(cold.map((run) => run.totalMs - run.tabOpenedMs))),
+  floorLaunchToLinkedMs: Math.round(median(coldFloor.map((run) => run.linkedMs))),
+  floorOpenTabMs: Math.round(median(coldFloor.map((run) => run.totalMs - run.linkedMs))),
+};
 const coldOnDiskMedian = Math.round(median(coldOnDisk.map((run) => run.totalMs)));
 const coldRatio = ratio(coldMedian, coldFloorMedian);
 const coldOtherMedian = coldOtherLine.length ? Math.round(median(coldOtherLine.map((run) => run.totalMs))) : undefined;
@@ -172,7 +181,10 @@ if (coldOtherMedian !== undefined) {
   );
 }
 console.log(
-  `floor of a cold start (Chromium + floor extension → tab opened → its content script connected), median: ${coldFloorMedian} ms; runs ${coldFloor.map(Math.round).join(', ')}`,
+  `floor of a cold start (Chromium + floor extension → tab opened → its content script connected), median: ${coldFloorMedian} ms; runs ${coldFloor.map((run) => Math.round(run.totalMs)).join(', ')}`,
+);
+console.log(
+  `cold start phases, medians: process start → MCP initialize answered ${coldPhases.initializeMs} ms (the floor has no process to start); connect_browser, Chromium launched → extension linked ${coldPhases.launchToLinkedMs} ms (floor ${coldPhases.floorLaunchToLinkedMs} ms); open_tab, page loaded and its tools registered ${coldPhases.openTabMs} ms (floor: tab opened → content script connected ${coldPhases.floorOpenTabMs} ms); then tools/list ${coldPhases.toolsListedMs} ms`,
 );
 for (const line of lines) {
   console.log(
@@ -249,6 +261,20 @@ const figures: Figure[] = [
     meaning: 'From `tabmcp --launch` process start to the first tools/list showing the page tools.',
   },
   {
+    name: 'cold start phase: connect_browser (Chromium launched → extension linked), median',
+    value: coldPhases.launchToLinkedMs,
+    unit: 'ms',
+    beside: { label: "floor: Chromium launched → floor extension's hello", value: coldPhases.floorLaunchToLinkedMs },
+    meaning: "Chromium's own start plus the extension worker's start-up before it dials the server.",
+  },
+  {
+    name: 'cold start phase: open_tab (page loaded, its tools registered), median',
+    value: coldPhases.openTabMs,
+    unit: 'ms',
+    beside: { label: 'floor: tab opened → content script connected', value: coldPhases.floorOpenTabMs },
+    meaning: `The rest of a cold start: ${coldPhases.initializeMs} ms of Node start-up and MCP initialize (the floor has no process to start), then ${coldPhases.toolsListedMs} ms for tools/list.`,
+  },
+  {
     name: `cold start, profile on disk (median of ${COLD_RUNS})`,
     value: coldOnDiskMedian,
     unit: 'ms',
@@ -323,7 +349,9 @@ const file = writeResult('tools-call', {
     floorMedianMs: coldFloorMedian,
     onDiskMedianMs: coldOnDiskMedian,
     onDiskRunsMs: coldOnDisk.map((run) => Math.round(run.totalMs)),
-    floorRunsMs: coldFloor.map(Math.round),
+    floorRunsMs: coldFloor.map((run) => Math.round(run.totalMs)),
+    floorLinkedRunsMs: coldFloor.map((run) => Math.round(run.linkedMs)),
+    phases: coldPhases,
     runs: cold.map((run) => ({
       totalMs: Math.round(run.totalMs),
       initializedMs: Math.round(run.initializedMs),

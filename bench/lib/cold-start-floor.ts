@@ -11,22 +11,31 @@ import { repoRoot } from '../../test-support/paths';
  * in a new tab; stop when the floor's content script in that page has its Port. No MCP, no server
  * logic, no tools: what any extension-based bridge pays before its first page tool could be listed.
  */
-export async function measureColdStartFloor(): Promise<number> {
+export interface ColdStartFloor {
+  totalMs: number;
+  /** Until the floor extension's worker said hello over its WebSocket (tabmcp's `connectedMs`). */
+  linkedMs: number;
+}
+
+export async function measureColdStartFloor(): Promise<ColdStartFloor> {
   const site = await startBenchSite();
   const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((done) => wss.once('listening', done));
   const address = wss.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const started = performance.now();
-  const ready = new Promise<number>((done, fail) => {
+  let linkedMs = Number.NaN;
+  const ready = new Promise<ColdStartFloor>((done, fail) => {
     const timer = setTimeout(() => fail(new Error('the floor extension never reported the opened tab')), 20_000);
     wss.on('connection', (socket: WebSocket) => {
       socket.on('message', (data) => {
         const message = JSON.parse(String(data)) as { type?: string };
-        if (message.type === 'hello') socket.send(JSON.stringify({ type: 'open', url: `${site.url}/echo.html` }));
-        else if (message.type === 'ready') {
+        if (message.type === 'hello') {
+          linkedMs = performance.now() - started;
+          socket.send(JSON.stringify({ type: 'open', url: `${site.url}/echo.html` }));
+        } else if (message.type === 'ready') {
           clearTimeout(timer);
-          done(performance.now() - started);
+          done({ totalMs: performance.now() - started, linkedMs });
         }
       });
     });
