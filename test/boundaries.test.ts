@@ -1,7 +1,4 @@
 // The architecture's rules are checks, not conventions: a file that crosses a boundary must fail
-// the project's own typecheck or lint. Each case drops one offending file into a guarded folder,
-// runs the check that guards it, and removes the file again.
-// The architecture's rules are checks, not conventions: a file that crosses a boundary must fail
 // the project's own typecheck or lint. Each case drops one offending file into a guarded folder; the
 // probes are checked together (one tsc per package, one biome run for all) and removed again, and each
 // case then finds its own file's error in that output. One run per tool, not one per case, is what
@@ -210,34 +207,44 @@ describe('architecture boundaries', () => {
     }
   });
 
-  it('the content script carries zod/mini, not zod classic, and no locale but English', async () => {
-    // It runs on every page the user opens (docs/architecture.md, "zod in the content script").
-    const { metafile } = await build({
-      entryPoints: [join(root, 'packages/extension/src/content/content-script.ts')],
-      bundle: true,
-      write: false,
-      metafile: true,
-      minify: true,
-      outdir: join(root, '.tmp/boundaries-content'),
-      platform: 'browser',
-      format: 'iife',
-      conditions: ['tabmcp-source'],
-      logLevel: 'silent',
+  // What runs in the browser at every page load (content script) or every worker start (background,
+  // docs/architecture.md, "zod in the content script"), and what opens at a click (popup, options).
+  const browserEntries = [
+    { entry: 'content/content-script.ts', format: 'iife' },
+    { entry: 'background/index.ts', format: 'esm' },
+    { entry: 'popup/popup.ts', format: 'iife' },
+    { entry: 'options/options.ts', format: 'iife' },
+  ] as const;
+  for (const { entry, format } of browserEntries) {
+    it(`${entry} carries zod/mini, not zod classic, and no locale but English`, async () => {
+      const { metafile } = await build({
+        entryPoints: [join(root, 'packages/extension/src', entry)],
+        bundle: true,
+        write: false,
+        metafile: true,
+        minify: true,
+        outdir: join(root, '.tmp/boundaries-extension'),
+        platform: 'browser',
+        format,
+        conditions: ['tabmcp-source'],
+        logLevel: 'silent',
+      });
+      const [output] = Object.values(metafile.outputs);
+      assert.ok(output, `${entry} was bundled`);
+      const zod = Object.entries(output.inputs)
+        .filter(([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0)
+        .map(([input]) => input.slice(input.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
+      assert.ok(
+        zod.some((input) => input.startsWith('v4/mini/')),
+        `${entry} uses zod/mini`,
+      );
+      assert.deepEqual(
+        zod.filter(
+          (input) =>
+            input.startsWith('v4/classic/') || (input.startsWith('v4/locales/') && input !== 'v4/locales/en.js'),
+        ),
+        [],
+      );
     });
-    const [output] = Object.values(metafile.outputs);
-    assert.ok(output, 'the content script was bundled');
-    const zod = Object.entries(output.inputs)
-      .filter(([input, { bytesInOutput }]) => input.includes('node_modules/zod/') && bytesInOutput > 0)
-      .map(([input]) => input.slice(input.indexOf('node_modules/zod/') + 'node_modules/zod/'.length));
-    assert.ok(
-      zod.some((input) => input.startsWith('v4/mini/')),
-      'the content script uses zod/mini',
-    );
-    assert.deepEqual(
-      zod.filter(
-        (input) => input.startsWith('v4/classic/') || (input.startsWith('v4/locales/') && input !== 'v4/locales/en.js'),
-      ),
-      [],
-    );
-  });
+  }
 });

@@ -1,5 +1,7 @@
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
 import { serializedSize, Tool } from '@tabmcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { StoredCachedTool, StoredTab } from './store';
 
 /**
@@ -46,7 +48,10 @@ export function trimCache(
   return kept;
 }
 
-const SiteEntry = z.object({ site: z.string().min(1).max(253), decision: z.enum(['allow', 'block']) });
+const SiteEntry = z.object({
+  site: z.string().check(z.minLength(1), z.maxLength(253)),
+  decision: z.enum(['allow', 'block']),
+});
 export type SiteEntry = z.infer<typeof SiteEntry>;
 
 export interface ReadSnapshot {
@@ -81,7 +86,7 @@ export function readSites(raw: unknown): { items: SiteEntry[]; dropped: number }
   return each(raw, SiteEntry, MAX_SITES);
 }
 
-function each<S extends z.ZodType>(raw: unknown, schema: S, max: number): { items: z.infer<S>[]; dropped: number } {
+function each<S extends z.ZodMiniType>(raw: unknown, schema: S, max: number): { items: z.infer<S>[]; dropped: number } {
   if (!Array.isArray(raw)) return { items: [], dropped: 0 };
   const items: z.infer<S>[] = [];
   let dropped = 0;

@@ -1,25 +1,27 @@
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
 import { PageBrowserCapabilities, Tool, ToolSource } from '@tabmcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** One tab's tools as persisted (docs/requirements.md#hub's DomainToolStorage, per domain and tab). */
 export const StoredTab = z.object({
-  tabId: z.number().int(),
-  url: z.string().max(8192),
-  domain: z.string().max(300),
-  ordinal: z.number().int().positive(),
+  tabId: z.int(),
+  url: z.string().check(z.maxLength(8192)),
+  domain: z.string().check(z.maxLength(300)),
+  ordinal: z.int().check(z.positive()),
   source: z.optional(ToolSource),
-  tools: z.array(Tool).max(5_000),
+  tools: z.array(Tool).check(z.maxLength(5_000)),
   updatedAt: z.number(),
   /** Missing in state saved before it existed: then `updatedAt` stands in. */
-  lastSeen: z.number().optional(),
+  lastSeen: z.optional(z.number()),
   capabilities: z.optional(PageBrowserCapabilities),
 });
 export type StoredTab = z.infer<typeof StoredTab>;
 
 /** A tool with `annotations.cache === true`: it outlives its tab and reopens `url` when called. */
 export const StoredCachedTool = z.object({
-  domain: z.string().max(300),
-  url: z.string().max(8192),
+  domain: z.string().check(z.maxLength(300)),
+  url: z.string().check(z.maxLength(8192)),
   tool: Tool,
   savedAt: z.number(),
 });
@@ -27,9 +29,11 @@ export type StoredCachedTool = z.infer<typeof StoredCachedTool>;
 
 export const HubSnapshot = z.object({
   version: z.literal(1),
-  tabs: z.array(StoredTab).max(10_000),
-  cached: z.array(StoredCachedTool).max(10_000),
-  sites: z.array(z.object({ site: z.string().max(253), decision: z.enum(['allow', 'block']) })).max(10_000),
+  tabs: z.array(StoredTab).check(z.maxLength(10_000)),
+  cached: z.array(StoredCachedTool).check(z.maxLength(10_000)),
+  sites: z
+    .array(z.object({ site: z.string().check(z.maxLength(253)), decision: z.enum(['allow', 'block']) }))
+    .check(z.maxLength(10_000)),
 });
 export type HubSnapshot = z.infer<typeof HubSnapshot>;
 

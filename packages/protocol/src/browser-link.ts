@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import {
   BrowserCapabilities,
   CallHubToolMessage,
@@ -19,24 +21,27 @@ import { CallToolResult, ToolArguments, ToolList } from './tool';
  */
 export const BROWSER_LINK_PROTOCOL_VERSION = 1;
 
-export const TabId = z.number().int().nonnegative();
+export const TabId = z.int().check(z.nonnegative());
 
 export const TabInfo = z.object({
   id: TabId,
-  title: z.string().max(4096),
-  url: z.string().max(8192),
-  active: z.boolean().optional(),
+  title: z.string().check(z.maxLength(4096)),
+  url: z.string().check(z.maxLength(8192)),
+  active: z.optional(z.boolean()),
   /** Present when the extension knows the tab's tools (connected, openTab replies). */
   tools: z.optional(ToolList),
   /** Whether the user let this site's tools reach agents (hub site policy); absent means allowed. */
-  siteAccess: SiteAccess.optional(),
+  siteAccess: z.optional(SiteAccess),
 });
 export type TabInfo = z.infer<typeof TabInfo>;
 
-export const BrowserInfo = z.object({ name: z.string().max(256), version: z.string().max(256) });
+export const BrowserInfo = z.object({
+  name: z.string().check(z.maxLength(256)),
+  version: z.string().check(z.maxLength(256)),
+});
 export type BrowserInfo = z.infer<typeof BrowserInfo>;
 
-const RequestId = z.string().min(1).max(128);
+const RequestId = z.string().check(z.minLength(1), z.maxLength(128));
 
 // Server → extension
 export const ServerToExtension = z.discriminatedUnion('type', [
@@ -44,17 +49,17 @@ export const ServerToExtension = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('connect'),
     requestId: RequestId,
-    launch: z.boolean().optional(),
+    launch: z.optional(z.boolean()),
     /** The agent's `--input`; without it the extension's options page decides. */
-    input: InputMode.optional(),
+    input: z.optional(InputMode),
   }),
   z.object({
     type: z.literal('openTab'),
     requestId: RequestId,
-    url: z.string().min(1).max(8192),
+    url: z.string().check(z.minLength(1), z.maxLength(8192)),
     focus: z.boolean(),
     /** How long the extension may wait for the page's tools before replying. */
-    waitForToolsMs: z.number().int().nonnegative().max(60_000).optional(),
+    waitForToolsMs: z.optional(z.int().check(z.nonnegative(), z.maximum(60_000))),
   }),
   z.object({ type: z.literal('focusTab'), requestId: RequestId, tabId: TabId }),
   z.object({ type: z.literal('closeTab'), requestId: RequestId, tabId: TabId }),
@@ -62,9 +67,9 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     type: z.literal('callTool'),
     callId: RequestId,
     tabId: TabId,
-    toolName: z.string().min(1).max(256),
+    toolName: z.string().check(z.minLength(1), z.maxLength(256)),
     args: ToolArguments,
-    timeoutMs: z.number().int().positive().max(600_000).optional(),
+    timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(600_000))),
   }),
   /** Resources and prompts of a tab's page (docs/requirements.md#page-sdk), relayed as MCP requests. */
   z.object({
@@ -72,7 +77,7 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     requestId: RequestId,
     tabId: TabId,
     method: PageMethod,
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: z.optional(z.record(z.string(), z.unknown())),
   }),
   /** The `all` view: a tool by its hub name (website_tool_<domain>_tab<N>_<name>), routed by the hub. */
   CallHubToolMessage,
@@ -87,16 +92,16 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ping') }),
   z.object({
     type: z.literal('hello'),
-    protocolVersion: z.number().int(),
-    extensionVersion: z.string().max(64),
+    protocolVersion: z.int(),
+    extensionVersion: z.string().check(z.maxLength(64)),
     browser: BrowserInfo,
-    capabilities: BrowserCapabilities.optional(),
+    capabilities: z.optional(BrowserCapabilities),
   }),
   z.object({
     type: z.literal('connected'),
     requestId: RequestId,
     browser: BrowserInfo,
-    tabs: z.array(TabInfo).max(5_000),
+    tabs: z.array(TabInfo).check(z.maxLength(5_000)),
   }),
   z.object({ type: z.literal('disconnected') }),
   z.object({ type: z.literal('tabCreated'), tab: TabInfo }),
@@ -114,21 +119,21 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
       'notifications/resources/updated',
       'notifications/prompts/list_changed',
     ]),
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: z.optional(z.record(z.string(), z.unknown())),
   }),
   z.object({
     type: z.literal('toolResult'),
     callId: RequestId,
     result: z.optional(CallToolResult),
-    error: z.string().max(65_536).optional(),
+    error: z.optional(z.string().check(z.maxLength(65_536))),
     /** The error's code (errors.ts), so the server classifies it without reading its words. */
-    code: z.number().int().optional(),
+    code: z.optional(z.int()),
   }),
   z.object({
     type: z.literal('response'),
     requestId: RequestId,
-    result: z.unknown().optional(),
-    error: JsonRpcErrorObject.optional(),
+    result: z.optional(z.unknown()),
+    error: z.optional(JsonRpcErrorObject),
   }),
 ]);
 export type ExtensionToServer = z.infer<typeof ExtensionToServer>;

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import { Tool, ToolArguments } from './tool';
 
 /**
@@ -22,27 +24,27 @@ export type BrowserCapabilities = z.infer<typeof BrowserCapabilities>;
  * Every tab's tools of every allowed site, named and described by the hub; schemas untouched. A
  * tool that does not check out is dropped alone: one bad tool must not freeze the whole list.
  */
-export const HubToolList = z
-  .array(z.unknown())
-  .max(20_000)
-  .transform((items) =>
+export const HubToolList = z.pipe(
+  z.array(z.unknown()).check(z.maxLength(20_000)),
+  z.transform((items: unknown[]) =>
     items.flatMap((item) => {
       const parsed = Tool.safeParse(item);
       return parsed.success ? [parsed.data] : [];
     }),
-  );
+  ),
+);
 
 /** Answered by `response {requestId, result: CallToolResult | error}` like the other requests with an id. */
 export const CallHubToolMessage = z.object({
   type: z.literal('callHubTool'),
-  requestId: z.string().min(1).max(128),
-  name: z.string().min(1).max(256),
+  requestId: z.string().check(z.minLength(1), z.maxLength(128)),
+  name: z.string().check(z.minLength(1), z.maxLength(256)),
   args: ToolArguments,
-  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(600_000))),
 });
 
 /** How many `hubToolsChanged` the extension has sent on this link; a list names the count it includes. */
-const CatalogRevision = z.number().int().nonnegative();
+const CatalogRevision = z.int().check(z.nonnegative());
 
 /**
  * The `all` view's list changed: only the tools added or changed (whole, by hub name) and the hub
@@ -53,8 +55,8 @@ export const HubToolsChangedMessage = z.object({
   type: z.literal('hubToolsChanged'),
   revision: CatalogRevision,
   changed: HubToolList,
-  removed: z.array(z.string().min(1).max(256)).max(20_000),
-  capabilities: BrowserCapabilities.optional(),
+  removed: z.array(z.string().check(z.minLength(1), z.maxLength(256))).check(z.maxLength(20_000)),
+  capabilities: z.optional(BrowserCapabilities),
 });
 
 /**
@@ -63,14 +65,14 @@ export const HubToolsChangedMessage = z.object({
  */
 export const ListHubToolsMessage = z.object({
   type: z.literal('listHubTools'),
-  requestId: z.string().min(1).max(128),
-  watch: z.boolean().optional(),
+  requestId: z.string().check(z.minLength(1), z.maxLength(128)),
+  watch: z.optional(z.boolean()),
 });
 
 /** Nobody on this link reads the `all` view list any more: no more `hubToolsChanged`. Answered by `response {requestId}`. */
 export const UnwatchHubToolsMessage = z.object({
   type: z.literal('unwatchHubTools'),
-  requestId: z.string().min(1).max(128),
+  requestId: z.string().check(z.minLength(1), z.maxLength(128)),
 });
 
 /** `revision`: the changes sent before this list, all of them in it; later ones apply on top. */

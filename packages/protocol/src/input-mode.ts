@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 
 /**
  * How the extension acts on pages (docs/dom-tools.md, "Trusted input"): `synthetic` dispatches

@@ -1,25 +1,27 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import { JsonRpcId } from './jsonrpc-id';
 
 export const JsonRpcErrorObject = z.object({
-  code: z.number().int(),
+  code: z.int(),
   message: z.string(),
-  data: z.unknown().optional(),
+  data: z.optional(z.unknown()),
 });
 export type JsonRpcErrorObject = z.infer<typeof JsonRpcErrorObject>;
 
 export const JsonRpcRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
-  method: z.string().min(1).max(256),
-  params: z.unknown().optional(),
+  method: z.string().check(z.minLength(1), z.maxLength(256)),
+  params: z.optional(z.unknown()),
 });
 export type JsonRpcRequest = z.infer<typeof JsonRpcRequest>;
 
 export const JsonRpcNotification = z.object({
   jsonrpc: z.literal('2.0'),
-  method: z.string().min(1).max(256),
-  params: z.unknown().optional(),
+  method: z.string().check(z.minLength(1), z.maxLength(256)),
+  params: z.optional(z.unknown()),
 });
 export type JsonRpcNotification = z.infer<typeof JsonRpcNotification>;
 

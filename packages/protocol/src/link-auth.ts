@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 
 /**
  * Mutual authentication of the local browser link and of peers joining at /peer, keyed by the
@@ -21,8 +23,8 @@ export const LINK_AUTH_VERSION = 'tabmcp-link-auth-2';
 /** Whoever does not finish the exchange within this long is dropped. */
 export const LINK_AUTH_TIMEOUT_MS = 5_000;
 
-const Nonce = z.string().regex(/^[0-9a-f]{64}$/);
-const Proof = z.string().regex(/^[0-9a-f]{64}$/);
+const Nonce = z.string().check(z.regex(/^[0-9a-f]{64}$/));
+const Proof = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 export const AuthHello = z.object({ type: z.literal('authHello'), nonce: Nonce });
 export const AuthChallenge = z.object({ type: z.literal('authChallenge'), nonce: Nonce, proof: Proof });

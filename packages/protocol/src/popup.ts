@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import { SiteAccess } from './hub-link';
 
 /**
@@ -7,9 +9,7 @@ import { SiteAccess } from './hub-link';
  */
 export const SiteName = z
   .string()
-  .min(1)
-  .max(253)
-  .regex(/^[A-Za-z0-9.\-[\]:]+$/, 'a host name');
+  .check(z.minLength(1), z.maxLength(253), z.regex(/^[A-Za-z0-9.\-[\]:]+$/, 'a host name'));
 
 export const PopupRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('popup/state') }),
@@ -18,25 +18,25 @@ export const PopupRequest = z.discriminatedUnion('type', [
 export type PopupRequest = z.infer<typeof PopupRequest>;
 
 export const PopupTab = z.object({
-  tabId: z.number().int(),
-  title: z.string().max(4096),
-  url: z.string().max(8192),
-  site: z.string().max(253),
+  tabId: z.int(),
+  title: z.string().check(z.maxLength(4096)),
+  url: z.string().check(z.maxLength(8192)),
+  site: z.string().check(z.maxLength(253)),
   access: SiteAccess,
   active: z.boolean(),
-  tools: z.array(z.string().max(256)),
+  tools: z.array(z.string().check(z.maxLength(256))),
 });
 export type PopupTab = z.infer<typeof PopupTab>;
 
 export const AuditEntry = z.object({
   at: z.number(),
   kind: z.enum(['register', 'update', 'rejected', 'call', 'site']),
-  tabId: z.number().int().optional(),
-  domain: z.string().max(300).optional(),
-  tool: z.string().max(256).optional(),
-  outcome: z.enum(['ok', 'error']).optional(),
-  detail: z.string().max(1024).optional(),
-  ms: z.number().optional(),
+  tabId: z.optional(z.int()),
+  domain: z.optional(z.string().check(z.maxLength(300))),
+  tool: z.optional(z.string().check(z.maxLength(256))),
+  outcome: z.optional(z.enum(['ok', 'error'])),
+  detail: z.optional(z.string().check(z.maxLength(1024))),
+  ms: z.optional(z.number()),
 });
 export type AuditEntry = z.infer<typeof AuditEntry>;
 
@@ -46,8 +46,8 @@ export type LinkProblem = z.infer<typeof LinkProblem>;
 
 export const PopupState = z.object({
   link: z.enum(['open', 'closed']),
-  linkProblem: LinkProblem.optional(),
-  serverUrl: z.string().max(300),
+  linkProblem: z.optional(LinkProblem),
+  serverUrl: z.string().check(z.maxLength(300)),
   tabs: z.array(PopupTab),
   sites: z.array(z.object({ site: SiteName, decision: z.enum(['allow', 'block']) })),
   calls: z.array(AuditEntry),

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import { BrowserInfo, TabId, TabInfo } from './browser-link';
 import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
@@ -9,22 +11,25 @@ import { CallToolResult, ToolArguments, ToolList } from './tool';
  * result schema (checked by the MCP side before it trusts the answer).
  */
 
-const Url = z.string().min(1).max(8192);
-const Selector = z.string().min(1).max(4096);
+const Url = z.string().check(z.minLength(1), z.maxLength(8192));
+const Selector = z.string().check(z.minLength(1), z.maxLength(4096));
+// zod's number() refuses Infinity and NaN itself: classic's `.finite()` checked nothing more.
 /** Viewport coordinates in CSS pixels. */
-const Point = { x: z.number().finite().nonnegative().max(100_000), y: z.number().finite().nonnegative().max(100_000) };
+const Point = {
+  x: z.number().check(z.nonnegative(), z.maximum(100_000)),
+  y: z.number().check(z.nonnegative(), z.maximum(100_000)),
+};
 
 /** An element either by CSS selector or by viewport point. */
-const Target = z
-  .object({ tabId: TabId, selector: Selector.optional(), ...partial(Point) })
-  .strict()
-  .refine((value) => value.selector !== undefined || (value.x !== undefined && value.y !== undefined), {
+const Target = z.strictObject({ tabId: TabId, selector: z.optional(Selector), ...partial(Point) }).check(
+  z.refine((value) => value.selector !== undefined || (value.x !== undefined && value.y !== undefined), {
     message: 'give a CSS selector, or both x and y',
-  });
+  }),
+);
 
-function partial<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {
-  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, schema.optional()])) as {
-    [K in keyof T]: z.ZodOptional<T[K]>;
+function partial<T extends Record<string, z.ZodMiniType>>(shape: T): { [K in keyof T]: z.ZodMiniOptional<T[K]> } {
+  return Object.fromEntries(Object.entries(shape).map(([key, schema]) => [key, z.optional(schema)])) as {
+    [K in keyof T]: z.ZodMiniOptional<T[K]>;
   };
 }
 
@@ -33,9 +38,9 @@ function partial<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T
  * otherwise `toolsOmitted` is set, `toolCount` says how many, and the MCP side asks `listPageTools` for that
  * tab alone, so one page with a megabyte of tools cannot push the whole answer over the proxy's frame limit.
  */
-export const RemoteTabInfo = TabInfo.extend({
-  toolsOmitted: z.literal(true).optional(),
-  toolCount: z.number().int().nonnegative().optional(),
+export const RemoteTabInfo = z.extend(TabInfo, {
+  toolsOmitted: z.optional(z.literal(true)),
+  toolCount: z.optional(z.int().check(z.nonnegative())),
 });
 export type RemoteTabInfo = z.infer<typeof RemoteTabInfo>;
 
@@ -54,88 +59,75 @@ export const RemoteMethods = {
     // Loose: clients send hints of their own (the spec's example has `stealth`); they are ignored.
     params: z.looseObject({
       url: Url,
-      active: z.boolean().default(true),
+      active: z._default(z.boolean(), true),
       /** How long to wait for the page's tools after it loaded. */
-      waitForToolsMs: z.number().int().nonnegative().max(60_000).default(3_000),
+      waitForToolsMs: z._default(z.int().check(z.nonnegative(), z.maximum(60_000)), 3_000),
     }),
-    result: TabResult.extend({ toolsReady: z.boolean() }),
+    result: z.extend(TabResult, { toolsReady: z.boolean() }),
   },
   getTabs: {
-    params: z
-      .object({
-        /** Answer only when the tabs differ from this version (a long poll), or after waitMs. */
-        sinceVersion: z.number().int().nonnegative().optional(),
-        waitMs: z.number().int().nonnegative().max(MAX_TABS_WAIT_MS).default(MAX_TABS_WAIT_MS),
-      })
-      .strict(),
-    result: z.object({ version: z.number().int().nonnegative(), browser: BrowserInfo, tabs: z.array(RemoteTabInfo) }),
+    params: z.strictObject({
+      /** Answer only when the tabs differ from this version (a long poll), or after waitMs. */
+      sinceVersion: z.optional(z.int().check(z.nonnegative())),
+      waitMs: z._default(z.int().check(z.nonnegative(), z.maximum(MAX_TABS_WAIT_MS)), MAX_TABS_WAIT_MS),
+    }),
+    result: z.object({ version: z.int().check(z.nonnegative()), browser: BrowserInfo, tabs: z.array(RemoteTabInfo) }),
   },
-  selectTab: { params: z.object({ tabId: TabId }).strict(), result: TabResult },
-  activateTab: { params: z.object({ tabId: TabId }).strict(), result: TabResult },
+  selectTab: { params: z.strictObject({ tabId: TabId }), result: TabResult },
+  activateTab: { params: z.strictObject({ tabId: TabId }), result: TabResult },
   closeTab: {
-    params: z.object({ tabId: TabId }).strict(),
+    params: z.strictObject({ tabId: TabId }),
     result: z.object({ closed: z.literal(true), tabId: TabId }),
   },
-  browser_navigate: { params: z.object({ tabId: TabId, url: Url }).strict(), result: TabResult },
-  goBack: { params: z.object({ tabId: TabId }).strict(), result: TabResult },
-  goForward: { params: z.object({ tabId: TabId }).strict(), result: TabResult },
+  browser_navigate: { params: z.strictObject({ tabId: TabId, url: Url }), result: TabResult },
+  goBack: { params: z.strictObject({ tabId: TabId }), result: TabResult },
+  goForward: { params: z.strictObject({ tabId: TabId }), result: TabResult },
   forwardCDPCommand: {
-    params: z
-      .object({
-        tabId: TabId,
-        method: z
-          .string()
-          .regex(/^[A-Z][A-Za-z]*\.[a-zA-Z]+$/, 'a CDP method such as Runtime.evaluate')
-          .max(128),
-        params: z.record(z.string(), z.unknown()).optional(),
-      })
-      .strict(),
+    params: z.strictObject({
+      tabId: TabId,
+      method: z
+        .string()
+        .check(z.regex(/^[A-Z][A-Za-z]*\.[a-zA-Z]+$/, 'a CDP method such as Runtime.evaluate'), z.maxLength(128)),
+      params: z.optional(z.record(z.string(), z.unknown())),
+    }),
     result: z.object({ result: z.unknown() }),
   },
   click: { params: Target, result: z.object({ clicked: z.literal(true), x: z.number(), y: z.number() }) },
   hover: { params: Target, result: z.object({ hovered: z.literal(true), x: z.number(), y: z.number() }) },
   type: {
-    params: z
-      .object({
-        tabId: TabId,
-        /** The field to type into; without it, the focused element. */
-        selector: Selector.optional(),
-        text: z.string().max(100_000),
-        /** Replace the field's value instead of appending. */
-        clear: z.boolean().default(false),
-        /** Press Enter afterwards. */
-        submit: z.boolean().default(false),
-      })
-      .strict(),
-    result: z.object({ typed: z.literal(true), length: z.number().int() }),
+    params: z.strictObject({
+      tabId: TabId,
+      /** The field to type into; without it, the focused element. */
+      selector: z.optional(Selector),
+      text: z.string().check(z.maxLength(100_000)),
+      /** Replace the field's value instead of appending. */
+      clear: z._default(z.boolean(), false),
+      /** Press Enter afterwards. */
+      submit: z._default(z.boolean(), false),
+    }),
+    result: z.object({ typed: z.literal(true), length: z.int() }),
   },
   screenshot: {
-    params: z
-      .object({
-        /** The tab to capture; it is made active first. Without it, the active tab. */
-        tabId: TabId.optional(),
-        format: z.enum(['png', 'jpeg']).default('png'),
-        quality: z.number().int().min(0).max(100).optional(),
-      })
-      .strict(),
+    params: z.strictObject({
+      /** The tab to capture; it is made active first. Without it, the active tab. */
+      tabId: z.optional(TabId),
+      format: z._default(z.enum(['png', 'jpeg']), 'png'),
+      quality: z.optional(z.int().check(z.minimum(0), z.maximum(100))),
+    }),
     result: z.object({ tabId: TabId, mimeType: z.string(), data: z.string() }),
   },
-  listPageTools: { params: z.object({ tabId: TabId }).strict(), result: z.object({ tabId: TabId, tools: ToolList }) },
+  listPageTools: { params: z.strictObject({ tabId: TabId }), result: z.object({ tabId: TabId, tools: ToolList }) },
   callPageTool: {
-    params: z
-      .object({
-        tabId: TabId,
-        name: z.string().min(1).max(256),
-        arguments: z._default(ToolArguments, {}),
-        timeoutMs: z.number().int().positive().max(600_000).optional(),
-      })
-      .strict(),
+    params: z.strictObject({
+      tabId: TabId,
+      name: z.string().check(z.minLength(1), z.maxLength(256)),
+      arguments: z._default(ToolArguments, {}),
+      timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(600_000))),
+    }),
     result: CallToolResult,
   },
   pageRequest: {
-    params: z
-      .object({ tabId: TabId, method: PageMethod, params: z.record(z.string(), z.unknown()).optional() })
-      .strict(),
+    params: z.strictObject({ tabId: TabId, method: PageMethod, params: z.optional(z.record(z.string(), z.unknown())) }),
     result: z.unknown(),
   },
 } as const;
@@ -165,6 +157,6 @@ export const ProxyConnectResult = z.looseObject({
   extension_name: z.string(),
 });
 export const ProxyDisconnectedParams = z.looseObject({
-  connection_id: z.string().optional(),
-  reason: z.string().optional(),
+  connection_id: z.optional(z.string()),
+  reason: z.optional(z.string()),
 });

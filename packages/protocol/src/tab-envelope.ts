@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
+import * as z from 'zod/mini';
 import { JsonRpcMessage } from './jsonrpc';
 
 /**
@@ -13,7 +15,7 @@ export type HandshakeWord = z.infer<typeof HandshakeWord>;
 const TabDirectionSchema = z.enum(['client-to-server', 'server-to-client']);
 
 export const TabEnvelope = z.object({
-  channel: z.string().min(1).max(256),
+  channel: z.string().check(z.minLength(1), z.maxLength(256)),
   type: z.literal('mcp'),
   direction: TabDirectionSchema,
   payload: z.union([HandshakeWord, JsonRpcMessage]),

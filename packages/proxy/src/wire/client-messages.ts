@@ -25,7 +25,7 @@ export const ExtensionFrame = z.object({
   method: z.string().min(1).max(256).optional(),
   params: z.unknown().optional(),
   result: z.unknown().optional(),
-  error: JsonRpcErrorObject.optional(),
+  error: z.optional(JsonRpcErrorObject),
 });
 export type ExtensionFrame = z.infer<typeof ExtensionFrame>;
 

@@ -50,7 +50,7 @@ const ReplyEnvelope = z.object({
   connectionId: Id,
   id: z.string().max(1024),
   result: z.unknown().optional(),
-  error: JsonRpcErrorObject.optional(),
+  error: z.optional(JsonRpcErrorObject),
 });
 
 const ExtensionNotifyEnvelope = z.object({

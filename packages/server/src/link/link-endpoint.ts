@@ -204,7 +204,7 @@ export class LinkEndpoint implements BrowserConnection {
 }
 
 /** A reply of the extension, checked against its schema (browser-link.ts) rather than cast. */
-function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
+function checked<S extends z.core.$ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
   const result = validate(schema, raw, `${what} reply from the extension`);
   if (!result.ok) throw result.error;
   return result.value;

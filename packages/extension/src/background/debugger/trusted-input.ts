@@ -1,10 +1,13 @@
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
 import { errorMessage, type Logger } from '@tabmcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { inputMode } from '../input-mode';
 import { dragAndDrop, type Point, pressKey, typeText } from './cdp-input';
 import type { DebuggerSessions } from './debugger-sessions';
 
-const PointSchema = z.object({ x: z.number().finite(), y: z.number().finite() });
+// z.number() refuses Infinity and NaN itself (classic's `.finite()` added nothing).
+const PointSchema = z.object({ x: z.number(), y: z.number() });
 
 /** What a content script may ask for, for its own tab only, at points of its own viewport. */
 const InputRequest = z.object({
@@ -13,13 +16,13 @@ const InputRequest = z.object({
     z.object({ op: z.literal('mode') }),
     z.object({ op: z.literal('hover'), at: PointSchema }),
     z.object({ op: z.literal('click'), at: PointSchema, count: z.union([z.literal(1), z.literal(2)]) }),
-    z.object({ op: z.literal('type'), text: z.string().max(10_000) }),
-    z.object({ op: z.literal('key'), key: z.string().min(1).max(40) }),
+    z.object({ op: z.literal('type'), text: z.string().check(z.maxLength(10_000)) }),
+    z.object({ op: z.literal('key'), key: z.string().check(z.minLength(1), z.maxLength(40)) }),
     z.object({ op: z.literal('drag'), from: PointSchema, to: PointSchema }),
     z.object({
       op: z.literal('upload'),
-      marker: z.string().regex(/^[a-z0-9]{8,40}$/),
-      files: z.array(z.string()).min(1).max(20),
+      marker: z.string().check(z.regex(/^[a-z0-9]{8,40}$/)),
+      files: z.array(z.string()).check(z.minLength(1), z.maxLength(20)),
     }),
   ]),
 });

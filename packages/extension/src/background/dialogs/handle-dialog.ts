@@ -1,12 +1,17 @@
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
 import { type CallToolResult, errorMessage } from '@tabmcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
 import { inputMode } from '../input-mode';
 import { article, dialogResult, errorText, json } from './dialog-answers';
 import type { OpenDialogs } from './open-dialogs';
 import { pageAnswers } from './page-answers';
 
-const HandleDialogArgs = z.object({ accept: z.boolean(), text: z.string().max(10_000).optional() }).strict();
+const HandleDialogArgs = z.strictObject({
+  accept: z.boolean(),
+  text: z.optional(z.string().check(z.maxLength(10_000))),
+});
 /** How long the page gets to run a script once its dialog was answered, before it counts as blocked again. */
 const AFTER_ANSWER_PROBE_MS = 1_000;
 /** A dialog the page announced while the debugger watched is reported over CDP within this. */

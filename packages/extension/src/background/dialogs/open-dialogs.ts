@@ -1,5 +1,7 @@
+// zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
+// where classic is not (docs/architecture.md, "zod in the content script").
 import { ListenerSet, type Logger, waitUntil } from '@tabmcp/protocol';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
 
 export interface OpenDialog {
@@ -22,8 +24,8 @@ const Announcement = z.object({
   announced: z.object({
     phase: z.enum(['open', 'closed']),
     kind: z.enum(['alert', 'confirm', 'prompt']),
-    message: z.string().max(4_000),
-    defaultPrompt: z.string().max(4_000).optional(),
+    message: z.string().check(z.maxLength(4_000)),
+    defaultPrompt: z.optional(z.string().check(z.maxLength(4_000))),
   }),
 });
 
@@ -31,7 +33,7 @@ const CdpOpening = z.object({
   url: z.string(),
   message: z.string(),
   type: z.enum(['alert', 'confirm', 'prompt', 'beforeunload']),
-  defaultPrompt: z.string().optional(),
+  defaultPrompt: z.optional(z.string()),
 });
 
 type Events = {
