@@ -208,7 +208,7 @@ describe('architecture boundaries', () => {
   });
 
   // What runs in the browser at every page load (content script) or every worker start (background,
-  // docs/architecture.md, "zod in the content script"), and what opens at a click (popup, options).
+  // docs/architecture.md, "zod in the extension"), and what opens at a click (popup, options).
   const browserEntries = [
     { entry: 'content/content-script.ts', format: 'iife' },
     { entry: 'background/index.ts', format: 'esm' },

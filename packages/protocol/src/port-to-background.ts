@@ -1,5 +1,5 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
-// where classic is not (docs/architecture.md, "zod in the content script").
+// where classic is not (docs/architecture.md, "zod in the extension").
 // What a tab's content script sends the background on the Port (port.ts). Only the background parses
 // these: they are apart from port.ts so that the content script, which types them but never parses
 // them, does not build their schemas on every page load.

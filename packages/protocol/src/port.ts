@@ -1,5 +1,5 @@
 // zod/mini, not classic: the content script, which runs on every page the user opens, bundles this
-// file (docs/architecture.md, "zod in the content script"). What it sends the other way, which only
+// file (docs/architecture.md, "zod in the extension"). What it sends the other way, which only
 // the background parses, is in port-to-background.ts: esbuild keeps every schema a bundled module
 // builds, used or not.
 import * as z from 'zod/mini';

@@ -1,5 +1,5 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
-// where classic is not (docs/architecture.md, "zod in the content script").
+// where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
 import { BrowserInfo, TabId, TabInfo } from './browser-link';
 import { PageMethod } from './port';

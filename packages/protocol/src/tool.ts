@@ -1,5 +1,5 @@
 // zod/mini, not classic: the content script, which runs on every page the user opens, bundles this
-// file, and mini is tree-shaken where classic is not (docs/architecture.md, "zod in the content script").
+// file, and mini is tree-shaken where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
 
 /**

@@ -1,5 +1,5 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
-// where classic is not (docs/architecture.md, "zod in the content script").
+// where classic is not (docs/architecture.md, "zod in the extension").
 import { ListenerSet, type Logger, waitUntil } from '@tabmcp/protocol';
 import * as z from 'zod/mini';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
