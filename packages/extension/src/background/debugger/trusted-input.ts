@@ -20,6 +20,12 @@ const InputRequest = z.object({
     z.object({ op: z.literal('key'), key: z.string().check(z.minLength(1), z.maxLength(40)) }),
     z.object({ op: z.literal('drag'), from: PointSchema, to: PointSchema }),
     z.object({
+      op: z.literal('scroll'),
+      at: PointSchema,
+      deltaX: z.number().check(z.minimum(-100_000), z.maximum(100_000)),
+      deltaY: z.number().check(z.minimum(-100_000), z.maximum(100_000)),
+    }),
+    z.object({
       op: z.literal('upload'),
       marker: z.string().check(z.regex(/^[a-z0-9]{8,40}$/)),
       files: z.array(z.string()).check(z.minLength(1), z.maxLength(20)),
@@ -42,8 +48,10 @@ export function noteAgentFiles(tabId: number, args: Record<string, unknown>): vo
 /**
  * Trusted input for the content scripts' actions (docs/dom-tools.md, "Trusted input"): CDP's
  * Input.* through the shared debugger sessions, so `:hover` applies, a double-click has its real
- * timing, keys reach autocompletes and drags start. Answers `{ done: false }` when the input mode
- * is synthetic or the debugger cannot attach; the content script then falls back to page events.
+ * timing, keys reach autocompletes and drags start. Every answer says whether any input was sent:
+ * `{ done: false, sent: false }` when the input mode is synthetic or the debugger cannot attach (the
+ * content script may then use page events instead), `{ done: false, sent: true }` when input went
+ * out and a later step failed (the action may have happened: it is never made a second time).
  */
 export function serveTrustedInput(debuggers: DebuggerSessions, log: Logger): void {
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
@@ -51,22 +59,30 @@ export function serveTrustedInput(debuggers: DebuggerSessions, log: Logger): voi
     if (sender.id !== chrome.runtime.id || tabId === undefined || sender.frameId !== 0) return false;
     const parsed = InputRequest.safeParse(raw);
     if (!parsed.success) return false;
-    perform(debuggers, tabId, parsed.data.request).then(sendResponse, (error: unknown) => {
+    answer(debuggers, tabId, parsed.data.request).then(sendResponse, (error: unknown) => {
       log('input.failed', { tabId, error: errorMessage(error) });
-      sendResponse({ done: false, reason: errorMessage(error) });
+      sendResponse({ done: false, sent: true, reason: errorMessage(error) });
     });
     return true;
   });
 }
 
-async function perform(
-  debuggers: DebuggerSessions,
-  tabId: number,
-  request: InputRequest,
-): Promise<{ done: boolean; mode?: string; reason?: string }> {
+type InputAnswer = { done: boolean; sent?: boolean; mode?: string; reason?: string };
+
+async function answer(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
   const mode = await inputMode();
   if (request.op === 'mode') return { done: true, mode };
-  if (mode === 'synthetic') return { done: false, reason: 'tabmcp runs with --input synthetic' };
+  if (mode === 'synthetic') return { done: false, sent: false, reason: 'tabmcp runs with --input synthetic' };
+  // Attached before anything is sent: a refusal here means nothing reached the page.
+  try {
+    await debuggers.attach(tabId);
+  } catch (error) {
+    return { done: false, sent: false, reason: errorMessage(error) };
+  }
+  return perform(debuggers, tabId, request);
+}
+
+async function perform(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
   const send = (method: string, params?: Record<string, unknown>) => debuggers.send(tabId, method, params);
   const mouse = (type: string, at: Point, extra: Record<string, unknown> = {}) =>
     send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
@@ -91,15 +107,20 @@ async function perform(
     case 'drag':
       await dragAndDrop(debuggers, tabId, request.from, request.to);
       break;
+    case 'scroll':
+      // A wheel turn where the pointer is, as a person scrolls a list: the page's own scroll code runs.
+      await mouse('mouseWheel', request.at, { deltaX: request.deltaX, deltaY: request.deltaY });
+      break;
     case 'upload': {
       const allowed = agentFiles.get(tabId);
       const refused = request.files.find((file) => !allowed?.has(file));
-      if (refused !== undefined) return { done: false, reason: `the agent did not name ${refused} for this tab` };
+      if (refused !== undefined)
+        return { done: false, sent: false, reason: `the agent did not name ${refused} for this tab` };
       await upload(send, request.marker, request.files);
       break;
     }
   }
-  return { done: true };
+  return { done: true, sent: true };
 }
 
 async function upload(

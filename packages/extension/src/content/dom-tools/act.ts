@@ -1,24 +1,25 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
-import { clickInTurns } from './click-in-turns';
 import { chooseOption, isCombobox } from './combobox';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
+import { reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
-import { doubleClick, fillText, hover, pageTurn, pressKey, selectOption, setChecked } from './input';
-import { syntheticOrTrusted } from './no-effect-retry';
+import { fillText, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { expectChecked, expectSelected, expectValue } from './readback';
 import { clickTarget } from './sortable-headers';
 import { isShown, quoted } from './text';
 import { holdsText, selectTextIn } from './text-range';
 import {
+  type Aim,
+  aimAt,
   dragTo,
-  trustedClick,
+  pointerClick,
+  pointerHover,
   trustedFill,
-  trustedHover,
   trustedPress,
+  typesKeyByKey,
   uploadFile,
-  usesTrusted,
 } from './trusted-actions';
 
 const ACTIONS = [
@@ -84,61 +85,40 @@ export async function actOn(
   const named = label.startsWith('Item ')
     ? `${describeElement(element)} of ${label.replace(/^Item/, 'item')}`
     : describeElement(element);
-  // Where synthetic events fall short (or --input trusted), the browser's own input (trusted-actions.ts).
-  const trusted =
-    action === 'check' || action === 'uncheck' || action === 'select' ? false : await usesTrusted(action, element);
+  // Typing goes key by key where the page filters as one types (or --input trusted): trusted-actions.ts.
+  const trusted = action === 'fill' && (await typesKeyByKey(element));
   switch (action) {
     case 'click':
-      return context.perform(
-        `clicked ${named}`,
-        async () => {
-          if (trusted && (await trustedClick(element, 1))) return;
-          await syntheticOrTrusted(
-            element,
-            context,
-            () => clickInTurns(clickTarget(element)),
-            () => trustedClick(element, 1),
-          );
-        },
-        { subject: element },
-      );
     case 'dblclick':
-      return context.perform(`double-clicked ${named}`, async () => {
-        if (!(trusted && (await trustedClick(element, 2)))) doubleClick(element);
+    case 'hover': {
+      // Aimed before acting: a control under something else is refused, never clicked through it.
+      const aim = aimAt(action === 'click' ? clickTarget(element) : element);
+      if (!aim.reached) return errorResult(aim.why);
+      if (action === 'hover') return context.perform(`hovered ${named}`, () => pointerHover(aim));
+      const count = action === 'click' ? 1 : 2;
+      return context.perform(`${count === 1 ? 'clicked' : 'double-clicked'} ${named}`, () => pointerClick(aim, count), {
+        subject: element,
       });
-    case 'hover':
-      return context.perform(`hovered ${named}`, async () => {
-        if (!(trusted && (await trustedHover(element)))) hover(element);
-      });
+    }
     case 'press': {
       const key = typeof args.key === 'string' && args.key ? args.key : 'Enter';
       return context.perform(`pressed ${key} on ${named}`, async () => {
-        if (trusted && (await trustedPress(element, key))) return;
-        await syntheticOrTrusted(
-          element,
-          context,
-          () => void pressKey(element, key),
-          () => trustedPress(element, key),
-        );
+        if (!(await trustedPress(element, key))) pressKey(element, key);
       });
     }
     case 'fill': {
       const submit = args.submit === true;
-      // Read back before Enter: a field that submits is often emptied by the page.
-      let typed: string | undefined;
-      const readback = expectValue(element, value);
       return context.perform(
         `filled ${named}${submit ? ' and pressed Enter' : ''}`,
         async () => {
-          // Trusted typing presses Enter itself: its value is read back only when it does not submit.
+          // Trusted typing presses Enter itself.
           if (trusted && (await trustedFill(element, value, submit))) return;
           fillText(element, value);
           if (!submit) return;
-          typed = readback();
           await pageTurn();
-          pressKey(element, 'Enter');
+          if (!(await trustedPress(element, 'Enter'))) pressKey(element, 'Enter');
         },
-        { readback: submit ? () => typed : readback },
+        { readback: expectValue(element, value, submit) },
       );
     }
     case 'drag': {
@@ -153,10 +133,14 @@ export async function actOn(
       const wanted = action === 'check';
       if (checkedState(element) === wanted)
         return context.perform(`${named} was already ${wanted ? 'checked' : 'unchecked'}`, () => {});
-      return context.perform(`${action}ed ${named}`, async () => void (await setChecked(element, wanted)), {
-        subject: element,
-        readback: expectChecked(element, wanted),
-      });
+      // A person clicks the box or its label; a box the page draws beside a hidden input gets the input's own click.
+      const aim = aimAtCheckable(element);
+      if (!aim.reached && !drawnBeside(element)) return errorResult(aim.why);
+      return context.perform(
+        `${action}ed ${named}`,
+        async () => void (aim.reached ? await pointerClick(aim, 1) : await setChecked(element, wanted)),
+        { subject: element, readback: expectChecked(element, wanted) },
+      );
     }
     case 'select': {
       if (isCombobox(element))
@@ -233,6 +217,28 @@ function refusal(
     }
   }
   return undefined;
+}
+
+/** Where a check or uncheck clicks: the control where a pointer reaches it, else a label of it. */
+function aimAtCheckable(element: Element): Aim {
+  const own = aimAt(element);
+  if (own.reached) return own;
+  for (const label of (element as HTMLInputElement).labels ?? []) {
+    const viaLabel = aimAt(label);
+    if (viaLabel.reached) return viaLabel;
+  }
+  return own;
+}
+
+/**
+ * An input the page hides and draws with a sibling (a switch's track over a one-pixel checkbox): what
+ * a pointer reaches at its centre is part of the same control, so the input's own click is a person's.
+ */
+function drawnBeside(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  const hit = reachAt(element, { x: box.left + box.width / 2, y: box.top + box.height / 2 });
+  if (hit === true) return true;
+  return hit !== null && element.parentElement?.contains(hit) === true;
 }
 
 /** An `<input role=combobox>` one types into (type-ahead search boxes). */

@@ -246,7 +246,8 @@ export class DomToolServer {
     }
     if (observed.navigating) return markedNavigating(jsonResult({ done, ...options.extra?.(), navigating: true }));
     // The state is read back: an action the page ignored or undid is a failure, never "done".
-    const failure = await options.readback?.();
+    const pageChanged = Boolean(observed.changes || observed.removed || observed.url || observed.title !== undefined);
+    const failure = await options.readback?.(pageChanged);
     const renamed = caption?.renamed();
     const result: Record<string, unknown> = {
       ...(failure ? { failed: `${done}, but ${failure}` } : { done }),

@@ -6,7 +6,7 @@ import { checkedState, describeElement } from './elements';
  * cancel a submit, and the action must not be reported as done. Each check answers a sentence
  * saying what did not take, or undefined when it took.
  */
-export type Readback = () => string | undefined | Promise<string | undefined>;
+export type Readback = (pageChanged: boolean) => string | undefined | Promise<string | undefined>;
 
 /** How long a state the page has not shown yet is waited for (see stateShown). */
 const LATE_STATE_MS = 1_000;
@@ -53,17 +53,32 @@ function stateShown(element: Element, holds: () => boolean): Promise<boolean> {
   });
 }
 
-/** A text field holds the text typed (a field with maxLength or a mask may shorten or reshape it: said as such). */
-export function expectValue(element: Element, wanted: string): () => string | undefined {
-  return () => {
+/**
+ * A text field holds the text typed, compared as a person reads it: an editor's line breaks and runs of
+ * spaces are its own (a field with maxLength or a mask may shorten or reshape it: said as such). A
+ * field its own submit emptied (a todo list's add box) took the text when the page changed: that is
+ * the submit's effect, not a failure.
+ */
+export function expectValue(element: Element, wanted: string, submitted: boolean): Readback {
+  return (pageChanged) => {
     const now = textValueOf(element);
-    if (now === undefined || now === wanted) return undefined;
+    if (now === undefined || asRead(now) === asRead(wanted)) return undefined;
+    if (submitted && pageChanged) return undefined;
     if (!element.isConnected) return `${describeElement(element)} left the page before its value could be read back`;
     return `${describeElement(element)} holds ${JSON.stringify(now.slice(0, 80))}, not the value given: the page did not take it as typed`;
   };
 }
 
-export function expectSelected(select: HTMLSelectElement, value: string): Readback {
+/** Text as a person reads it: line breaks of any kind alike, spaces collapsed, no space at line ends. */
+function asRead(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\u00a0]+/g, ' ')
+    .replace(/ ?\n ?/g, '\n')
+    .trim();
+}
+
+export function expectSelected(select: HTMLSelectElement, value: string): () => string | undefined {
   return () => {
     if (!select.isConnected || select.value === value) return undefined;
     const shown = select.selectedOptions[0];
@@ -95,6 +110,7 @@ export function watchCaption(element: Element): { renamed(): string | undefined;
 
 function textValueOf(element: Element): string | undefined {
   if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value;
-  if ((element as HTMLElement).isContentEditable) return element.textContent ?? '';
+  // innerText, not textContent: an editor's lines are blocks, and only innerText keeps their breaks.
+  if ((element as HTMLElement).isContentEditable) return (element as HTMLElement).innerText;
   return undefined;
 }

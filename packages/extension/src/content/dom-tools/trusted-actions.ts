@@ -1,36 +1,87 @@
 import type { CallToolResult } from '@tabmcp/protocol';
-import type { Action } from './act';
+import { clickInTurns } from './click-in-turns';
 import { errorResult, type ToolContext } from './dom-tool';
+import { describeElement } from './elements';
+import { type Point, reach, reachAt } from './hit-test';
+import { doubleClick, hover, pageTurn } from './input';
 import { currentInputMode, filtersAsTyped, pointOf, sendTrusted } from './trusted';
 
 /**
- * Actions in the browser's own input (docs/dom-tools.md, "Trusted input"). With `--input auto`,
- * only where page events fall short: `:hover` needs a real pointer, a double-click its timing,
- * type-ahead boxes a keystroke per character, drags and uploads the browser itself. With
- * `trusted`, every action; with `synthetic`, none (drag and upload then refuse).
+ * Actions as a person makes them (docs/dom-tools.md, "Trusted input"): with `--input auto` (the
+ * default) and `trusted`, pointer actions and key presses are the browser's own input, so they carry
+ * user activation (a popup opens, a video plays), move focus and scroll as a person's do. The input
+ * is chosen before acting, never after: page events stand in only when the browser's input could not
+ * be sent at all (`--input synthetic`, or no debugger for the tab), and an action is never made twice.
+ * Filling a plain field stays the editing machinery's (fields.ts): typing key by key goes only to
+ * fields whose page filters as one types.
  */
-const NEEDS_TRUSTED = new Set<Action>(['dblclick', 'hover', 'drag', 'upload']);
-
-export async function usesTrusted(action: Action, element: Element): Promise<boolean> {
+/**
+ * Whether a fill types key by key: every fill under `trusted`; under `auto`, fields that filter as
+ * one types and editors (contenteditable), whose own code keeps the text and ignores a DOM edit.
+ */
+export async function typesKeyByKey(element: Element): Promise<boolean> {
   const mode = await currentInputMode();
   if (mode === 'synthetic') return false;
-  if (mode === 'trusted') return true;
-  return NEEDS_TRUSTED.has(action) || (action === 'fill' && filtersAsTyped(element));
+  return mode === 'trusted' || filtersAsTyped(element) || (element as HTMLElement).isContentEditable;
 }
 
-export async function trustedClick(element: Element, count: 1 | 2): Promise<boolean> {
-  const at = pointOf(element);
-  return at !== undefined && (await sendTrusted({ op: 'click', at, count })).done;
+/** Where a pointer action goes, found before acting (hit-test.ts); a refusal names what is in the way. */
+export type Aim = { reached: true; target: Element; at: Point; local: Point } | { reached: false; why: string };
+
+export function aimAt(target: Element): Aim {
+  const found = reach(target);
+  return found.reached ? { reached: true, target, at: found.at, local: found.local } : found;
 }
 
-export async function trustedHover(element: Element): Promise<boolean> {
-  const at = pointOf(element);
-  return at !== undefined && (await sendTrusted({ op: 'hover', at })).done;
+/**
+ * A click (count 2: a double-click) at the aimed point. The pointer moves there first and the point is
+ * hit-tested again: a page that slides something over the control as the pointer arrives gets no press.
+ * Throws, with what happened, when the click could not be made; never sends it a second time.
+ */
+export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): Promise<void> {
+  if ((await currentInputMode()) !== 'synthetic') {
+    const moved = await sendTrusted({ op: 'hover', at: aim.at });
+    if (moved.done) {
+      assertStillReached(aim, 'as the pointer arrived; nothing was pressed');
+      const clicked = await sendTrusted({ op: 'click', at: aim.at, count });
+      if (!clicked.done)
+        throw new Error(
+          `the click could not be completed (${clicked.reason}); it may have reached the page, so it was not made again`,
+        );
+      return;
+    }
+    if (moved.sent) throw new Error(`the pointer could not be moved to it (${moved.reason}); nothing was pressed`);
+  }
+  // Page events: input mode synthetic, or no debugger for this tab (nothing was sent).
+  assertStillReached(aim, 'nothing was pressed');
+  if (count === 2) doubleClick(aim.target);
+  else await clickInTurns(aim.target);
 }
 
+/** A hover (`:hover` needs the browser's pointer); page events where it cannot be sent. */
+export async function pointerHover(aim: Aim & { reached: true }): Promise<void> {
+  if ((await currentInputMode()) !== 'synthetic') {
+    const moved = await sendTrusted({ op: 'hover', at: aim.at });
+    if (moved.done) return;
+    if (moved.sent) throw new Error(`the pointer could not be moved to it (${moved.reason})`);
+  }
+  hover(aim.target);
+}
+
+function assertStillReached(aim: Aim & { reached: true }, outcome: string): void {
+  const now = reachAt(aim.target, aim.local);
+  if (now === true) return;
+  const cover = now ? describeElement(now) : 'nothing a pointer reaches';
+  throw new Error(`${cover} came over ${describeElement(aim.target)} ${outcome}`);
+}
+
+/**
+ * A key pressed on the focused element with the browser's own input. False when none could be sent
+ * (page events may stand in); throws when some was sent and a later step failed.
+ */
 export async function trustedPress(element: Element, key: string): Promise<boolean> {
   (element as HTMLElement).focus?.({ preventScroll: true });
-  return (await sendTrusted({ op: 'key', key })).done;
+  return sentOnce(await sendTrusted({ op: 'key', key }), `pressing ${key}`);
 }
 
 /** Selects the field's text and types over it, key by key, as a person replaces a value. */
@@ -43,11 +94,20 @@ export async function trustedFill(element: Element, value: string, submit: boole
     range.selectNodeContents(element);
     element.ownerDocument.getSelection()?.removeAllRanges();
     element.ownerDocument.getSelection()?.addRange(range);
+    // An editor takes the selection from its selectionchange event, which comes after this task.
+    await pageTurn();
   }
-  const typed = await sendTrusted(value ? { op: 'type', text: value } : { op: 'key', key: 'Backspace' });
-  if (!typed.done) return false;
-  if (submit) await sendTrusted({ op: 'key', key: 'Enter' });
+  const typing = value ? ({ op: 'type', text: value } as const) : ({ op: 'key', key: 'Backspace' } as const);
+  if (!sentOnce(await sendTrusted(typing), 'typing')) return false;
+  if (submit) sentOnce(await sendTrusted({ op: 'key', key: 'Enter' }), 'pressing Enter');
   return true;
+}
+
+/** True when done; false when nothing was sent; throws when input went out and then failed. */
+function sentOnce(outcome: { done: boolean; sent: boolean; reason?: string }, what: string): boolean {
+  if (outcome.done) return true;
+  if (!outcome.sent) return false;
+  throw new Error(`${what} failed part way (${outcome.reason}); it was not repeated`);
 }
 
 export async function dragTo(
@@ -60,9 +120,11 @@ export async function dragTo(
   return context.perform(done, async () => {
     // The drop target first, then the source: the source is where the drag starts, so it must be in view.
     pointOf(target);
-    const from = pointOf(element);
+    const source = reach(element);
+    if (!source.reached) throw new Error(`${source.why}; nothing was dragged`);
+    const from = source.at;
     const to = pointOf(target, false);
-    if (!from || !to) throw new Error('the element or its drop target has no box on the screen');
+    if (!to) throw new Error('the drop target has no box on the screen');
     const dragged = await sendTrusted({ op: 'drag', from, to });
     if (!dragged.done) throw new Error(`the drag could not be made: ${dragged.reason}`);
   });

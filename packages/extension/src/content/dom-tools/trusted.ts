@@ -12,11 +12,15 @@ export type TrustedRequest =
   | { op: 'type'; text: string }
   | { op: 'key'; key: string }
   | { op: 'drag'; from: Point; to: Point }
+  | { op: 'scroll'; at: Point; deltaX: number; deltaY: number }
   | { op: 'upload'; marker: string; files: string[] };
 
 export type InputModeName = 'auto' | 'trusted' | 'synthetic';
 
-type Answer = { done?: boolean; mode?: string; reason?: string } | undefined;
+type Answer = { done?: boolean; sent?: boolean; mode?: string; reason?: string } | undefined;
+
+/** Whether the browser's input was sent, and whether any of it reached the page (then it is never sent again by other means). */
+export type TrustedOutcome = { done: boolean; sent: boolean; reason?: string };
 
 async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
   // Outside an extension's content script (the DOM tools analysed in a bare page) there is no background to ask.
@@ -30,12 +34,15 @@ export async function currentInputMode(): Promise<InputModeName> {
   return mode === 'trusted' || mode === 'synthetic' ? mode : 'auto';
 }
 
-/** True once the browser's own input was sent; false with the reason when it could not be. */
-export async function sendTrusted(request: TrustedRequest): Promise<{ done: boolean; reason?: string }> {
+/**
+ * Sends the browser's own input. `sent` is false only when nothing reached the page (input mode
+ * synthetic, no debugger): a caller may then act with page events instead, and only then.
+ */
+export async function sendTrusted(request: TrustedRequest): Promise<TrustedOutcome> {
   const answer = await ask(request);
-  return answer?.done === true
-    ? { done: true }
-    : { done: false, reason: answer?.reason ?? 'no answer from the extension' };
+  if (answer?.done === true) return { done: true, sent: true };
+  // No answer at all (the message was lost with the worker) may still have reached the page.
+  return { done: false, sent: answer?.sent !== false, reason: answer?.reason ?? 'no answer from the extension' };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { hitIn } from './hit-test';
+
 /**
  * Whether a person can see an element, judged as a person would and not only by `display`: a page
  * can hide a twin of a real control (opacity 0, clipped to a pixel, moved off the page, no size,
@@ -39,7 +41,7 @@ function judge(element: Element): boolean {
   if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
   if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
     if (getComputedStyle(element).display === 'contents') return true;
-    return behindItsLabel(element) || drawnByItsComponent(element);
+    return behindItsLabel(element) || drawnByItsComponent(element) || fadedOverItsDrawing(element);
   }
   const box = element.getBoundingClientRect();
   const style = getComputedStyle(element);
@@ -208,6 +210,27 @@ function clippedAway(style: CSSStyleDeclaration): boolean {
   if (/^(circle|ellipse)\(0(px|%)?[\s)]/.test(path)) return true;
   const polygon = /^polygon\(([^)]*)\)/.exec(path)?.[1];
   return polygon !== undefined && new Set(polygon.split(',').map((point) => point.trim())).size <= 1;
+}
+
+/** Inputs a page commonly fades out over a box it draws itself: the click still goes to the input. */
+const FADED_OVER_DRAWING = new Set(['checkbox', 'radio', 'file']);
+
+/**
+ * A checkbox, radio or file input faded out (opacity 0) over the box the page draws for it (TodoMVC's
+ * `.toggle` over its label's circle, a styled upload button): a person sees the drawing and clicks
+ * there, and the browser's hit test gives that click to the input. Judged by that hit test where the
+ * input is in the window; outside it, by its box, and the action's own hit test (hit-test.ts) decides.
+ */
+function fadedOverItsDrawing(element: Element): boolean {
+  if (element.localName !== 'input' || !FADED_OVER_DRAWING.has((element as HTMLInputElement).type)) return false;
+  if (!element.checkVisibility({ visibilityProperty: true })) return false;
+  const box = element.getBoundingClientRect();
+  if (box.width < 1.5 || box.height < 1.5) return false;
+  const x = box.left + box.width / 2;
+  const y = box.top + box.height / 2;
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return true;
+  const hit = hitIn(element.ownerDocument, x, y);
+  return hit === element;
 }
 
 /**

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { textOf, waitFor } from '../test-support/harness';
+import { evaluateIn } from '../test-support/page-eval';
+import { type Scene, startScene } from '../test-support/server-harness';
+
+/**
+ * Issues 37 and 38: an action is the browser's own input by default (`--input auto`), aimed by the
+ * browser's hit test before it is sent, and sent once. Outcomes are read from the pages over CDP.
+ */
+describe('act once, as a person does', () => {
+  let scene: Scene;
+  const state = <T>(page: string, expression: string) => evaluateIn<T>(scene.agent.stderr, page, expression);
+  const read = async () => textOf(await scene.agent.call('get_page_content'));
+  const handleOf = async (token: RegExp) => {
+    const page = await read();
+    const handle = token.exec(page)?.[1];
+    assert.ok(handle, page);
+    return handle;
+  };
+  const open = (path: string) => scene.agent.json('open_tab', { url: `${scene.site.url}${path}` });
+
+  before(async () => {
+    scene = await startScene(['--launch']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+  });
+  after(() => scene?.close());
+
+  it('a control that acts only on trusted events is clicked once, for real', async () => {
+    await open('/widgets/trusted-only.html');
+    const handle = await handleOf(/\[clickable "Star this repository" ([a-z]\d+)\]/);
+    const answer = await scene.agent.json<{ done?: string; changes?: string }>('act', { handle, action: 'click' });
+    assert.match(answer.changes ?? '', /Starred/);
+    assert.equal(await state('/widgets/trusted-only', 'window.trusted.starred'), true);
+  });
+
+  it('a click whose confirmation comes late is made once: one order, never two', async () => {
+    await open('/widgets/act-once.html');
+    const handle = await handleOf(/\[button "Place order" ([a-z]\d+)\]/);
+    const answer = await scene.agent.call('act', { handle, action: 'click' });
+    assert.notEqual(answer.isError, true, textOf(answer));
+    await waitFor(
+      async () => (await state<string>('/widgets/act-once', "document.getElementById('status').textContent")) || undefined,
+      10_000,
+      'the late confirmation',
+    );
+    assert.equal(await state('/widgets/act-once', 'window.seen.orders'), 1);
+  });
+
+  it('a click opens a popup, with the user activation a person’s click carries', async () => {
+    const handle = await handleOf(/\[button "Open help" ([a-z]\d+)\]/);
+    await scene.agent.json('act', { handle, action: 'click' });
+    assert.deepEqual(await state('/widgets/act-once', 'window.seen.popups'), ['opened'], 'one click, not blocked');
+  });
+
+  it('a control under a modal is refused, the cover named, and nothing is clicked', async () => {
+    const handle = await handleOf(/\[button "Show details" ([a-z]\d+)\]/);
+    await state('/widgets/act-once', 'window.openModal()');
+    const answer = await scene.agent.call('act', { handle, action: 'click' });
+    assert.equal(answer.isError, true, textOf(answer));
+    assert.match(textOf(answer), /covered by/);
+    assert.deepEqual(await state('/widgets/act-once', '[window.seen.details, window.seen.modalClicks]'), [0, 0]);
+    await state('/widgets/act-once', "document.getElementById('modal').classList.remove('open')");
+  });
+
+  it('a checkbox faded out over the circle its label draws is read and checked (the stock TodoMVC style)', async () => {
+    const page = await read();
+    const handle = /\[checkbox "?[^\]]*?([a-z]\d+)\]/.exec(page)?.[1];
+    assert.ok(handle, `the faded checkbox is in the page read:\n${page}`);
+    await scene.agent.json('act', { handle, action: 'check' });
+    assert.equal(await state('/widgets/act-once', "document.getElementById('milk').checked"), true);
+  });
+
+  it('an add box that clears itself on Enter answers done, and the row is added once', async () => {
+    const handle = await handleOf(/\[textbox "What needs to be done\?"[^\]]* ([a-z]\d+)\]/);
+    const answer = await scene.agent.json<{ done?: string; failed?: string; changes?: string }>('act', {
+      handle,
+      action: 'fill',
+      value: 'Walk the dog',
+      submit: true,
+    });
+    assert.equal(answer.failed, undefined, JSON.stringify(answer));
+    assert.match(answer.done ?? '', /filled/);
+    assert.deepEqual(await state('/widgets/act-once', 'window.seen.todos'), ['Walk the dog']);
+  });
+});

@@ -1,0 +1,155 @@
+import { composedContains } from './composed-tree';
+import { describeElement } from './elements';
+
+/**
+ * What a person's pointer would reach (docs/dom-tools.md, "Where a pointer lands"): the browser's own
+ * hit testing (`elementFromPoint`), followed into shadow roots (closed ones too, where the extension
+ * can see them) and through every frame between the top page and the element. Every pointer action
+ * asks this before it acts, trusted or synthetic: a point where something else is on top (a cookie
+ * modal, an invisible frame from another site) is refused and the cover named, never clicked.
+ */
+export type Point = { x: number; y: number };
+
+export type Reach =
+  /** `at` is in the top viewport's CSS pixels (what CDP input takes); `local` in the element's own frame. */
+  { reached: true; at: Point; local: Point } | { reached: false; why: string };
+
+/** Inset from the box's edge of the points tried after the centre: a badge over the centre leaves the rest. */
+const EDGE_INSET = 3;
+
+/** A shadow root as the browser renders it: open ones, and closed ones through the content script's API. */
+export function shadowOf(element: Element): ShadowRoot | null {
+  if (element.shadowRoot) return element.shadowRoot;
+  const dom = typeof chrome === 'undefined' ? undefined : (chrome as { dom?: ChromeDom }).dom;
+  return dom?.openOrClosedShadowRoot?.(element as HTMLElement) ?? null;
+}
+
+interface ChromeDom {
+  openOrClosedShadowRoot?(element: HTMLElement): ShadowRoot | null;
+}
+
+/** The innermost element at (x, y) of `doc`'s viewport, through its shadow roots. */
+export function hitIn(doc: Document, x: number, y: number): Element | null {
+  let hit = doc.elementFromPoint(x, y);
+  for (let depth = 0; hit && depth < 64; depth++) {
+    const inner = shadowOf(hit)?.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/**
+ * Scrolls the element into view (unless `scroll` is false) and finds a point of it that a pointer
+ * reaches: its centre, else a point near each corner and edge. A hit on the element, inside it, or on
+ * a label of it (a click there activates it) counts.
+ */
+export function reach(element: Element, scroll = true): Reach {
+  if (scroll) (element as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
+  const box = element.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0)
+    return { reached: false, why: `${describeElement(element)} has no box on the screen` };
+  let firstCover: Element | undefined;
+  for (const local of candidatePoints(box)) {
+    const outcome = reachAt(element, local);
+    if (outcome === true) {
+      const offset = frameOffset(element.ownerDocument);
+      if (!offset) return { reached: false, why: `${describeElement(element)} is in a frame tabmcp cannot point into` };
+      return { reached: true, local, at: { x: local.x + offset.x, y: local.y + offset.y } };
+    }
+    firstCover ??= outcome ?? undefined;
+  }
+  return { reached: false, why: coveredSentence(element, firstCover) };
+}
+
+/** Whether the pointer at `local` (the element's frame) lands on it, as of now; else what it lands on. */
+export function reachAt(element: Element, local: Point): true | Element | null {
+  const doc = element.ownerDocument;
+  const hit = hitIn(doc, local.x, local.y);
+  if (!hit) return null;
+  if (!landsOn(element, hit)) return hit;
+  // Every frame on the way must be what the top page's pointer reaches too.
+  let view = doc.defaultView;
+  let point = local;
+  while (view && view !== window.top) {
+    const frame = view.frameElement;
+    if (!frame) return null;
+    const frameBox = frame.getBoundingClientRect();
+    point = { x: point.x + frameBox.left + frame.clientLeft, y: point.y + frameBox.top + frame.clientTop };
+    const outer = hitIn(frame.ownerDocument, point.x, point.y);
+    if (outer !== frame) return outer;
+    view = frame.ownerDocument.defaultView;
+  }
+  return true;
+}
+
+function landsOn(element: Element, hit: Element): boolean {
+  if (hit === element || composedContains(element, hit)) return true;
+  // A label activates its control: a click on the drawn box of a styled checkbox lands on the label.
+  const labels = (element as HTMLInputElement).labels;
+  return labels !== undefined && labels !== null && [...labels].some((label) => label === hit || label.contains(hit));
+}
+
+function candidatePoints(box: DOMRect): Point[] {
+  const cx = box.left + box.width / 2;
+  const cy = box.top + box.height / 2;
+  const inset = Math.min(EDGE_INSET, box.width / 4, box.height / 4);
+  const left = box.left + inset;
+  const right = box.right - inset;
+  const top = box.top + inset;
+  const bottom = box.bottom - inset;
+  const points = [
+    { x: cx, y: cy },
+    { x: left, y: cy },
+    { x: right, y: cy },
+    { x: cx, y: top },
+    { x: cx, y: bottom },
+    { x: left, y: top },
+    { x: right, y: top },
+    { x: left, y: bottom },
+    { x: right, y: bottom },
+  ];
+  // Only points in the viewport can be hit (a box larger than the window after scrolling).
+  const width = window.innerWidth;
+  const height = window.innerHeight;
+  return points.filter((point) => point.x >= 0 && point.y >= 0 && point.x < width && point.y < height);
+}
+
+/** The element's frame's origin in the top viewport; undefined when a frame on the way is cross-origin. */
+function frameOffset(doc: Document): Point | undefined {
+  let x = 0;
+  let y = 0;
+  let view = doc.defaultView;
+  while (view && view !== window.top) {
+    let frame: Element | null;
+    try {
+      frame = view.frameElement;
+    } catch {
+      return undefined;
+    }
+    if (!frame) return undefined;
+    const box = frame.getBoundingClientRect();
+    x += box.left + frame.clientLeft;
+    y += box.top + frame.clientTop;
+    view = frame.ownerDocument.defaultView;
+  }
+  return { x, y };
+}
+
+function coveredSentence(element: Element, cover: Element | undefined): string {
+  const what = describeElement(element);
+  if (!cover)
+    return `${what} is outside the window or under nothing a pointer reaches; scroll to it or close what covers it`;
+  const frame = cover.localName === 'iframe' || cover.localName === 'frame';
+  const coverName = frame ? `a frame (${frameSite(cover)})` : describeElement(cover);
+  return `${what} is covered by ${coverName}: a click there would land on it, not on ${what}. Deal with what covers it first (get_page_content shows the page), then act again`;
+}
+
+function frameSite(frame: Element): string {
+  const src = frame.getAttribute('src') ?? '';
+  try {
+    return new URL(src, frame.ownerDocument.baseURI).origin;
+  } catch {
+    return 'no address';
+  }
+}
