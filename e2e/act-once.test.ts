@@ -18,7 +18,9 @@ describe('act once, as a person does', () => {
     assert.ok(handle, page);
     return handle;
   };
-  const open = (path: string) => scene.agent.json('open_tab', { url: `${scene.site.url}${path}` });
+  const open = async (path: string) =>
+    (await scene.agent.json<{ tab: { id: number } }>('open_tab', { url: `${scene.site.url}${path}` })).tab.id;
+  let ordersTab = 0;
 
   before(async () => {
     scene = await startScene(['--launch']);
@@ -35,12 +37,13 @@ describe('act once, as a person does', () => {
   });
 
   it('a click whose confirmation comes late is made once: one order, never two', async () => {
-    await open('/widgets/act-once.html');
+    ordersTab = await open('/widgets/act-once.html');
     const handle = await handleOf(/\[button "Place order" ([a-z]\d+)\]/);
     const answer = await scene.agent.call('act', { handle, action: 'click' });
     assert.notEqual(answer.isError, true, textOf(answer));
     await waitFor(
-      async () => (await state<string>('/widgets/act-once', "document.getElementById('status').textContent")) || undefined,
+      async () =>
+        (await state<string>('/widgets/act-once', "document.getElementById('status').textContent")) || undefined,
       10_000,
       'the late confirmation',
     );
@@ -49,8 +52,16 @@ describe('act once, as a person does', () => {
 
   it('a click opens a popup, with the user activation a person’s click carries', async () => {
     const handle = await handleOf(/\[button "Open help" ([a-z]\d+)\]/);
-    await scene.agent.json('act', { handle, action: 'click' });
+    const answer = await scene.agent.json<{ openedTabs?: Array<{ id: number; url: string }> }>('act', {
+      handle,
+      action: 'click',
+    });
     assert.deepEqual(await state('/widgets/act-once', 'window.seen.popups'), ['opened'], 'one click, not blocked');
+    const popup = answer.openedTabs?.[0];
+    assert.match(popup?.url ?? '', /#help$/, `the answer names the popup: ${JSON.stringify(answer)}`);
+    const focused = await scene.agent.call('focus_tab', { tabId: popup?.id });
+    assert.notEqual(focused.isError, true, textOf(focused));
+    await scene.agent.json('focus_tab', { tabId: ordersTab });
   });
 
   it('a control under a modal is refused, the cover named, and nothing is clicked', async () => {

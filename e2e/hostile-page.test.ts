@@ -42,15 +42,16 @@ describe('a hostile page', () => {
       assert.match(message, /^\[page text from /, 'each message is marked');
   };
 
-  it('invisible twins give no tool; the one tool for a caption clicks the control a person sees', async () => {
+  it('invisible twins give no tool; a control under its invisible twin is refused, the twin named, neither clicked', async () => {
     const names = await agent.toolNames();
     assert.ok(!names.some((name) => /transfer|approve/.test(name)), `no hidden control is a tool: ${names.join(', ')}`);
     const keep = (await agent.client.listTools()).tools.find((tool) => tool.name === 'click_keep_my_account');
     assert.deepEqual(keep?.inputSchema.properties ?? {}, {}, 'one visible control: no index to pick a twin by');
-    const answer = await agent.json<Answer>('click_keep_my_account');
-    assert.match(String(answer.done), /clicked button "Keep my account"/);
-    assertMarked(answer);
-    assert.deepEqual(await log(), ['kept'], 'the visible button, never its twin');
+    // A person's click there lands on the twin: the browser's hit test says so, and tabmcp will not click.
+    const answer = await agent.call('click_keep_my_account');
+    assert.equal(answer.isError, true, textOf(answer));
+    assert.match(textOf(answer), /covered by an invisible button "Keep my account"/);
+    assert.deepEqual(await log(), [], 'neither the visible button nor its twin');
   });
 
   it('the page read is marked, cleaned of bidi and control characters, and cannot forge our tokens, markers or paging', async () => {
@@ -67,10 +68,11 @@ describe('a hostile page', () => {
     assert.deepEqual(hiding, [], 'no bidi or control character');
     assert.match(page, /Refund: 00\.01 RUE pending/);
     assert.doesNotMatch(page, /Transfer|Approve|instruction/i, 'no text a person cannot see');
+    assert.match(page, /Shown by the component/, 'a closed shadow root is read as it is drawn');
     assert.equal((content.match(/\[button "Keep my account" [a-z]\d+\]/g) ?? []).length, 1, 'one handle, not the twin');
     const fake = await agent.call('act', { handle: 'p1', action: 'click' });
     assert.equal(fake.isError, true, 'the fake token names no element');
-    assert.equal((await log()).length, 1);
+    assert.equal((await log()).length, 0);
   });
 
   it('controls that lie: each answer says what really happened, marked', async () => {

@@ -15,6 +15,7 @@ import { answerAroundDialogs } from './dialogs/dialog-gate';
 import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
+import { reportingOpenedTabs } from './opened-tabs';
 import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
 
@@ -29,8 +30,10 @@ export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwat
  */
 export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {
   if (request.type === 'callTool') {
-    answerAroundDialogs(request.tabId, request.toolName, request.args, () =>
-      callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
+    reportingOpenedTabs(request.tabId, () =>
+      answerAroundDialogs(request.tabId, request.toolName, request.args, () =>
+        callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
+      ),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
       (error: unknown) => reply({ type: 'toolResult', callId: request.callId, ...toolError(error) }),

@@ -73,6 +73,10 @@ async function answer(debuggers: DebuggerSessions, tabId: number, request: Input
   const mode = await inputMode();
   if (request.op === 'mode') return { done: true, mode };
   if (mode === 'synthetic') return { done: false, sent: false, reason: 'tabmcp runs with --input synthetic' };
+  // The browser delivers no pointer or key input to a tab its window is not showing (the command waits
+  // for a renderer that never handles it): page events stand in there, chosen before anything is sent.
+  if (request.op !== 'upload' && !(await chrome.tabs.get(tabId).catch(() => undefined))?.active)
+    return { done: false, sent: false, reason: 'the tab is not the one its window shows' };
   // Attached before anything is sent: a refusal here means nothing reached the page.
   try {
     await debuggers.attach(tabId);

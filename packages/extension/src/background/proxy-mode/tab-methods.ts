@@ -12,6 +12,7 @@ import { browserInfo } from '../browser-identity';
 import { answerAroundDialogs } from '../dialogs/dialog-gate';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
+import { reportingOpenedTabs } from '../opened-tabs';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
 import { getTab, navigateAndWait } from './navigation';
@@ -81,7 +82,9 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return { tabId, tools: hub.toolsOf(tabId) };
     },
     callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
-      answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+      reportingOpenedTabs(tabId, () =>
+        answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+      ),
     pageRequest: async ({ tabId, method, params }) =>
       (await localCommand(hub, {
         type: 'pageRequest',

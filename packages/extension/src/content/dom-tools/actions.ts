@@ -43,10 +43,11 @@ export function buttonTools(
   const groups = new Map<string, { caption: string; elements: Element[] }>();
   for (const element of composedQueryAll(doc, BUTTONS)) {
     if (covered(element) || isDisabled(element)) continue;
-    const caption = labelOf(element);
+    const label = labelOf(element);
     // Past the listed number of tools, only more of the listed captions matter (linear on huge pages).
-    if (!slug(caption, 40) || (groups.size >= MAX_BUTTON_TOOLS && !groups.has(caption))) continue;
+    if (!slug(label, 40) || (groups.size >= MAX_BUTTON_TOOLS && !groups.has(label))) continue;
     if (!isVisible(element)) continue;
+    const caption = stableCaption(element, label);
     // Grouped by the caption itself, not its slug: "+1" and "-1", "C++" and "C#" are two tools.
     const group = groups.get(caption) ?? { caption, elements: [] };
     group.elements.push(element);
@@ -81,6 +82,22 @@ export function buttonTools(
       },
     };
   });
+}
+
+/** What a label adds after the caption a person reads: state or instructions, after a separator. */
+const ADDED_TO_CAPTION = /^\s*[:,;(–—-]/;
+
+/**
+ * The name a control keeps while its state changes: a label that is the caption a person reads plus
+ * state or instructions ("Age: activate to sort column ascending", then "… descending") is named by
+ * that caption, so one click does not rename its tool. The caption is the control's own text, or for
+ * an empty control (a sort button of no size) the text of the box around it.
+ */
+function stableCaption(element: Element, label: string): string {
+  const own = clean((element as HTMLElement).innerText, 200);
+  const shown = own || clean(element.parentElement?.innerText, 200);
+  if (!shown || shown === label || !label.toLowerCase().startsWith(shown.toLowerCase())) return label;
+  return ADDED_TO_CAPTION.test(label.slice(shown.length)) ? shown : label;
 }
 
 function kindOf(element: Element | undefined): string {

@@ -24,6 +24,30 @@ export function isElement(node: Node | null | undefined): node is Element {
   return node?.nodeType === ELEMENT_NODE;
 }
 
+/**
+ * The shadow root that renders an element, open or closed: a closed root's content is what a person
+ * sees, and the light children it does not slot are never shown (docs/dom-tools.md, "Shadow DOM and
+ * frames"). Closed roots are reached through the content script's `chrome.dom` (absent in a bare page,
+ * where only open roots are seen); only elements that may host a root are asked, since the call is not free.
+ */
+export function shadowOf(element: Element): ShadowRoot | null {
+  const open = element.shadowRoot;
+  if (open) return open;
+  const tag = element.localName;
+  if (!SHADOW_HOSTS.has(tag) && !tag.includes('-')) return null;
+  const dom = typeof chrome === 'undefined' ? undefined : (chrome as { dom?: ChromeDom }).dom;
+  if (!dom?.openOrClosedShadowRoot) return null;
+  try {
+    return dom.openOrClosedShadowRoot(element as HTMLElement);
+  } catch {
+    return null;
+  }
+}
+
+interface ChromeDom {
+  openOrClosedShadowRoot?(element: HTMLElement): ShadowRoot | null;
+}
+
 /** A same-origin iframe's document; undefined for a cross-origin one (its content stays out of reach). */
 export function frameDocument(element: Element): Document | undefined {
   if (element.localName !== 'iframe' && element.localName !== 'frame') return undefined;
@@ -38,7 +62,7 @@ export function frameDocument(element: Element): Document | undefined {
 export function composedChildNodes(node: Node): ArrayLike<Node> {
   if (node.nodeType !== ELEMENT_NODE) return node.childNodes;
   const element = node as Element;
-  const shadow = element.shadowRoot;
+  const shadow = shadowOf(element);
   if (shadow) return holdsSlot(shadow) ? expandSlots(shadow.childNodes) : shadow.childNodes;
   if (element.localName === 'slot') return (element as HTMLSlotElement).assignedNodes({ flatten: true });
   const frame = frameDocument(element);
@@ -148,7 +172,7 @@ function walk(root: Node, listener: WalkListener) {
     }
     if (listener.visit(element) === true) return;
     if (listener.leave) stack.push(new Leave(element));
-    const shadow = element.shadowRoot;
+    const shadow = shadowOf(element);
     if (shadow) {
       listener.root?.(shadow);
       push(shadow.childNodes);
@@ -273,7 +297,7 @@ function isFlat(elements: Element[]): boolean {
     const element = elements[index] as Element;
     const tag = element.localName;
     if (tag === 'iframe' || tag === 'frame' || tag === 'slot') return false;
-    if ((SHADOW_HOSTS.has(tag) || tag.includes('-')) && element.shadowRoot) return false;
+    if (shadowOf(element)) return false;
   }
   return true;
 }
@@ -358,7 +382,7 @@ export function elementById(element: Element, id: string): Element | null {
   return (
     root.getElementById?.(id) ??
     element.ownerDocument.getElementById(id) ??
-    element.shadowRoot?.getElementById(id) ??
+    shadowOf(element)?.getElementById(id) ??
     null
   );
 }

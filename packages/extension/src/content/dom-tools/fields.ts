@@ -1,6 +1,6 @@
 import type { Tool } from '@tabmcp/protocol';
 import { actOn } from './act';
-import { composedQueryAll } from './composed-tree';
+import { composedQueryAll, isTag } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
 import { isDisabled, isTextField, roleOf } from './elements';
 import { describe, formGetsTool } from './forms';
@@ -43,7 +43,7 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
   const label = labelOf(element) || element.getAttribute('name') || element.id;
   const name = names.claim(`fill_${slug(label, 40) || 'field'}`);
   const about = describe(labelOf(element), element);
-  const maxLength = element instanceof HTMLInputElement && element.maxLength > 0 ? element.maxLength : undefined;
+  const maxLength = isTag(element, 'input') && element.maxLength > 0 ? element.maxLength : undefined;
   const tool: Tool = {
     name,
     description: clean(

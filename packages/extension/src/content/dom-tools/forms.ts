@@ -1,5 +1,5 @@
 import type { Tool } from '@tabmcp/protocol';
-import { composedContains, composedQueryAll } from './composed-tree';
+import { composedContains, composedQueryAll, isTag } from './composed-tree';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
 import { checkedState, isTextField, roleOf } from './elements';
 import { fillText, selectOption, setChecked } from './input';
@@ -131,10 +131,7 @@ async function submit(
   try {
     return await context.perform(
       `submitted the form${submitter ? ` with its ${JSON.stringify(labelOf(submitter))} button` : ''}`,
-      () =>
-        form.requestSubmit(
-          submitter instanceof HTMLButtonElement || submitter instanceof HTMLInputElement ? submitter : null,
-        ),
+      () => form.requestSubmit(isTag(submitter, 'button') || isTag(submitter, 'input') ? submitter : null),
       {
         // A submit the page cancelled is not submitted: the page may say "Sent!" all the same.
         extra: () =>
@@ -151,11 +148,7 @@ async function submit(
 }
 
 function isControl(element: Element): element is Control {
-  return (
-    element instanceof HTMLInputElement ||
-    element instanceof HTMLSelectElement ||
-    element instanceof HTMLTextAreaElement
-  );
+  return isTag(element, 'input') || isTag(element, 'select') || isTag(element, 'textarea');
 }
 
 function submitterOf(form: HTMLFormElement): HTMLElement | undefined {
@@ -170,8 +163,8 @@ function submitterOf(form: HTMLFormElement): HTMLElement | undefined {
   return [...candidates, ...outside].find(
     (element) =>
       isVisible(element) &&
-      ((element instanceof HTMLButtonElement && element.type === 'submit') ||
-        (element instanceof HTMLInputElement && (element.type === 'submit' || element.type === 'image'))),
+      ((isTag(element, 'button') && element.type === 'submit') ||
+        (isTag(element, 'input') && (element.type === 'submit' || element.type === 'image'))),
   );
 }
 
@@ -216,7 +209,7 @@ function nativeFieldsOf(form: HTMLFormElement): Field[] {
     (element): element is Control =>
       isControl(element) &&
       !element.disabled &&
-      !(element instanceof HTMLInputElement && SKIPPED_TYPES.has(element.type)) &&
+      !(isTag(element, 'input') && SKIPPED_TYPES.has(element.type)) &&
       (isVisible(element) || element.type === 'radio' || element.type === 'checkbox'),
   );
   const keys = new Set<string>();
@@ -224,14 +217,10 @@ function nativeFieldsOf(form: HTMLFormElement): Field[] {
   const grouped = new Set<string>();
   for (const control of controls) {
     if (fields.length >= MAX_FIELDS) break;
-    if (
-      control instanceof HTMLInputElement &&
-      (control.type === 'radio' || control.type === 'checkbox') &&
-      control.name
-    ) {
+    if (isTag(control, 'input') && (control.type === 'radio' || control.type === 'checkbox') && control.name) {
       const group = controls.filter(
         (other): other is HTMLInputElement =>
-          other instanceof HTMLInputElement && other.type === control.type && other.name === control.name,
+          isTag(other, 'input') && other.type === control.type && other.name === control.name,
       );
       if (group.length > 1 || control.type === 'radio') {
         if (grouped.has(`${control.type}:${control.name}`)) continue;
@@ -309,7 +298,7 @@ function single(control: Control, key: string, label: string): Field {
   const description = describe(label, control);
   const base: Record<string, unknown> = description ? { description } : {};
   const required = control.required;
-  if (control instanceof HTMLSelectElement) {
+  if (isTag(control, 'select')) {
     const options = [...control.options].filter((option) => !option.disabled).slice(0, MAX_OPTIONS);
     const values = options.map((option) => option.value);
     const captions = options.filter((option) => clean(option.text) !== option.value);
@@ -343,7 +332,7 @@ function single(control: Control, key: string, label: string): Field {
       },
     };
   }
-  if (control instanceof HTMLInputElement && control.type === 'checkbox') {
+  if (isTag(control, 'input') && control.type === 'checkbox') {
     return {
       key,
       controls: [control],
@@ -356,9 +345,9 @@ function single(control: Control, key: string, label: string): Field {
       },
     };
   }
-  const numeric = control instanceof HTMLInputElement && (control.type === 'number' || control.type === 'range');
+  const numeric = isTag(control, 'input') && (control.type === 'number' || control.type === 'range');
   const schema: Record<string, unknown> = { type: numeric ? 'number' : 'string', ...base };
-  if (control instanceof HTMLInputElement) {
+  if (isTag(control, 'input')) {
     const format = { date: 'date', 'datetime-local': 'date-time', email: 'email', url: 'uri', time: 'time' }[
       control.type
     ];
@@ -369,7 +358,7 @@ function single(control: Control, key: string, label: string): Field {
       schema.description = `${description ?? 'Password'} (a secret: only with the user's consent)`;
   }
   if (control.maxLength > 0) schema.maxLength = control.maxLength;
-  const initial = control.getAttribute('value') ?? (control instanceof HTMLTextAreaElement ? control.defaultValue : '');
+  const initial = control.getAttribute('value') ?? (isTag(control, 'textarea') ? control.defaultValue : '');
   if (initial) schema.default = numeric ? Number(initial) : initial;
   return {
     key,

@@ -1,5 +1,6 @@
-import { composedContains } from './composed-tree';
+import { composedContains, composedParent, shadowOf } from './composed-tree';
 import { describeElement } from './elements';
+import { isShown } from './text';
 
 /**
  * What a person's pointer would reach (docs/dom-tools.md, "Where a pointer lands"): the browser's own
@@ -10,23 +11,16 @@ import { describeElement } from './elements';
  */
 export type Point = { x: number; y: number };
 
-export type Reach =
-  /** `at` is in the top viewport's CSS pixels (what CDP input takes); `local` in the element's own frame. */
-  { reached: true; at: Point; local: Point } | { reached: false; why: string };
+/**
+ * `at` is in the top viewport's CSS pixels (what CDP input takes); `local` in the element's own frame;
+ * `on` is what was aimed at: the element, or the caption around one of no size.
+ */
+export type Reach = { reached: true; at: Point; local: Point; on: Element } | { reached: false; why: string };
+
+const FRAGMENT_NODE = 11;
 
 /** Inset from the box's edge of the points tried after the centre: a badge over the centre leaves the rest. */
 const EDGE_INSET = 3;
-
-/** A shadow root as the browser renders it: open ones, and closed ones through the content script's API. */
-export function shadowOf(element: Element): ShadowRoot | null {
-  if (element.shadowRoot) return element.shadowRoot;
-  const dom = typeof chrome === 'undefined' ? undefined : (chrome as { dom?: ChromeDom }).dom;
-  return dom?.openOrClosedShadowRoot?.(element as HTMLElement) ?? null;
-}
-
-interface ChromeDom {
-  openOrClosedShadowRoot?(element: HTMLElement): ShadowRoot | null;
-}
 
 /** The innermost element at (x, y) of `doc`'s viewport, through its shadow roots. */
 export function hitIn(doc: Document, x: number, y: number): Element | null {
@@ -45,21 +39,32 @@ export function hitIn(doc: Document, x: number, y: number): Element | null {
  * a label of it (a click there activates it) counts.
  */
 export function reach(element: Element, scroll = true): Reach {
-  if (scroll) (element as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
-  const box = element.getBoundingClientRect();
-  if (box.width === 0 || box.height === 0)
-    return { reached: false, why: `${describeElement(element)} has no box on the screen` };
+  // A control of no size shown by the caption around it (a sort button in its column header): a person
+  // points at the caption.
+  const shown = boxed(element);
+  if (!shown) return { reached: false, why: `${describeElement(element)} has no box on the screen` };
+  if (scroll) (shown as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
   let firstCover: Element | undefined;
-  for (const local of candidatePoints(box)) {
-    const outcome = reachAt(element, local);
+  for (const local of candidatePoints(shown.getBoundingClientRect())) {
+    const outcome = reachAt(shown, local);
     if (outcome === true) {
       const offset = frameOffset(element.ownerDocument);
       if (!offset) return { reached: false, why: `${describeElement(element)} is in a frame tabmcp cannot point into` };
-      return { reached: true, local, at: { x: local.x + offset.x, y: local.y + offset.y } };
+      return { reached: true, local, on: shown, at: { x: local.x + offset.x, y: local.y + offset.y } };
     }
     firstCover ??= outcome ?? undefined;
   }
   return { reached: false, why: coveredSentence(element, firstCover) };
+}
+
+/** The element, or for one of no size the nearest box around it that has a size (at most a few levels up). */
+function boxed(element: Element): Element | undefined {
+  let current: Element | null = element;
+  for (let level = 0; current && level < 3; level++, current = composedParent(current)) {
+    const box = current.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) return current;
+  }
+  return undefined;
 }
 
 /** Whether the pointer at `local` (the element's frame) lands on it, as of now; else what it lands on. */
@@ -84,10 +89,26 @@ export function reachAt(element: Element, local: Point): true | Element | null {
 }
 
 function landsOn(element: Element, hit: Element): boolean {
-  if (hit === element || composedContains(element, hit)) return true;
+  if (hit === element || composedContains(element, hit) || hostsAt(hit, element)) return true;
   // A label activates its control: a click on the drawn box of a styled checkbox lands on the label.
   const labels = (element as HTMLInputElement).labels;
   return labels !== undefined && labels !== null && [...labels].some((label) => label === hit || label.contains(hit));
+}
+
+/**
+ * Whether `hit` is a shadow host whose own tree holds `element`: hit testing inside a component stops
+ * at its host where the topmost box at the point is slotted content (Ionic's segment button answers
+ * its host), and the component's control under the point then takes the click.
+ */
+function hostsAt(hit: Element, element: Element): boolean {
+  // Node types, not instanceof: a same-origin frame's shadow roots belong to another window.
+  for (
+    let root = element.getRootNode();
+    root.nodeType === FRAGMENT_NODE;
+    root = (root as ShadowRoot).host.getRootNode()
+  )
+    if ((root as ShadowRoot).host === hit) return true;
+  return false;
 }
 
 function candidatePoints(box: DOMRect): Point[] {
@@ -141,7 +162,9 @@ function coveredSentence(element: Element, cover: Element | undefined): string {
   if (!cover)
     return `${what} is outside the window or under nothing a pointer reaches; scroll to it or close what covers it`;
   const frame = cover.localName === 'iframe' || cover.localName === 'frame';
-  const coverName = frame ? `a frame (${frameSite(cover)})` : describeElement(cover);
+  const coverName = frame
+    ? `a frame (${frameSite(cover)})`
+    : `${isShown(cover) ? '' : 'an invisible '}${describeElement(cover)}`;
   return `${what} is covered by ${coverName}: a click there would land on it, not on ${what}. Deal with what covers it first (get_page_content shows the page), then act again`;
 }
 

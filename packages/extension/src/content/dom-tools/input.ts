@@ -122,12 +122,12 @@ function charCodeOf(key: string): number {
 
 /** What the browser does for an uncancelled Enter: submit a form implicitly, or activate a button or link. */
 function enterDefault(element: Element): void {
-  if (element instanceof HTMLInputElement && roleOf(element) === 'textbox' && element.form) {
+  if (isTag(element, 'input') && roleOf(element) === 'textbox' && element.form) {
     const form = element.form;
     const submitter = [...form.elements].find(
       (candidate): candidate is HTMLButtonElement | HTMLInputElement =>
-        (candidate instanceof HTMLButtonElement && candidate.type === 'submit') ||
-        (candidate instanceof HTMLInputElement && (candidate.type === 'submit' || candidate.type === 'image')),
+        (isTag(candidate, 'button') && candidate.type === 'submit') ||
+        (isTag(candidate, 'input') && (candidate.type === 'submit' || candidate.type === 'image')),
     );
     if (submitter) {
       if (!submitter.disabled) form.requestSubmit(submitter);
@@ -135,18 +135,13 @@ function enterDefault(element: Element): void {
     }
     // With no submit button, the browser submits only a form with a single field that blocks it.
     const blocking = [...form.elements].filter(
-      (candidate) => candidate instanceof HTMLInputElement && roleOf(candidate) === 'textbox',
+      (candidate) => isTag(candidate, 'input') && roleOf(candidate) === 'textbox',
     );
     if (blocking.length === 1) form.requestSubmit();
     return;
   }
   const role = roleOf(element);
-  if (
-    (element instanceof HTMLAnchorElement && element.href) ||
-    element instanceof HTMLButtonElement ||
-    role === 'button' ||
-    role === 'link'
-  ) {
+  if ((isTag(element, 'a') && element.href) || isTag(element, 'button') || role === 'button' || role === 'link') {
     (element as HTMLElement).click();
   }
 }

@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 import { checkedState, describeElement } from './elements';
 
 /**
@@ -109,7 +110,7 @@ export function watchCaption(element: Element): { renamed(): string | undefined;
 }
 
 function textValueOf(element: Element): string | undefined {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) return element.value;
+  if (isTag(element, 'input') || isTag(element, 'textarea')) return element.value;
   // innerText, not textContent: an editor's lines are blocks, and only innerText keeps their breaks.
   if ((element as HTMLElement).isContentEditable) return (element as HTMLElement).innerText;
   return undefined;

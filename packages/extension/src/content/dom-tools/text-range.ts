@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 /**
  * `act select` on a text field or an editable region: selects a piece of its text, as a person drags
  * over it, so the editor's own commands (its toolbar's Bold, a key) apply to it. The editor reads the
@@ -7,7 +8,7 @@
 /** True when the text was found and selected; its first occurrence is taken. */
 export function selectTextIn(element: Element, text: string): boolean {
   const html = element as HTMLElement;
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+  if (isTag(element, 'input') || isTag(element, 'textarea')) {
     const start = element.value.indexOf(text);
     if (start < 0 || !text) return false;
     html.focus({ preventScroll: true });
@@ -25,8 +26,7 @@ export function selectTextIn(element: Element, text: string): boolean {
 
 /** Whether the element's text holds `text` (what selectTextIn would find). */
 export function holdsText(element: Element, text: string): boolean {
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)
-    return text !== '' && element.value.includes(text);
+  if (isTag(element, 'input') || isTag(element, 'textarea')) return text !== '' && element.value.includes(text);
   return text !== '' && (element.textContent ?? '').includes(text);
 }
 

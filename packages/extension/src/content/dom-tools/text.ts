@@ -135,7 +135,7 @@ export class NameRegistry {
  * (visibility.ts) and not clipped away by an ancestor.
  */
 export function isVisible(element: Element): boolean {
-  if (element instanceof HTMLElement && element.hidden) return false;
+  if ((element as HTMLElement).hidden === true) return false;
   if (composedClosest(element, '[aria-hidden="true"],[inert]')) return false;
   return isShown(element) && !clippedByAncestor(element);
 }

@@ -1,9 +1,12 @@
 import type { CallToolResult } from '@tabmcp/protocol';
 import { clickInTurns } from './click-in-turns';
+import { composedParent, isTag } from './composed-tree';
 import { errorResult, type ToolContext } from './dom-tool';
 import { describeElement } from './elements';
 import { type Point, reach, reachAt } from './hit-test';
+import { hiddenRoot } from './hover';
 import { doubleClick, hover, pageTurn } from './input';
+import { isShown } from './text';
 import { currentInputMode, filtersAsTyped, pointOf, sendTrusted } from './trusted';
 
 /**
@@ -26,11 +29,13 @@ export async function typesKeyByKey(element: Element): Promise<boolean> {
 }
 
 /** Where a pointer action goes, found before acting (hit-test.ts); a refusal names what is in the way. */
-export type Aim = { reached: true; target: Element; at: Point; local: Point } | { reached: false; why: string };
+export type Aim =
+  | { reached: true; target: Element; on: Element; at: Point; local: Point }
+  | { reached: false; why: string };
 
-export function aimAt(target: Element): Aim {
-  const found = reach(target);
-  return found.reached ? { reached: true, target, at: found.at, local: found.local } : found;
+export function aimAt(target: Element, scroll = true): Aim {
+  const found = reach(target, scroll);
+  return found.reached ? { reached: true, target, on: found.on, at: found.at, local: found.local } : found;
 }
 
 /**
@@ -68,8 +73,29 @@ export async function pointerHover(aim: Aim & { reached: true }): Promise<void> 
   hover(aim.target);
 }
 
+/**
+ * Moves the browser's pointer over the shown box around a control that its page reveals on `:hover`
+ * (a todo's "×"): false when there is no browser pointer (nothing was sent), else true, and the
+ * control shows now if the page's hover rule applies.
+ */
+export async function pointOverRow(element: Element): Promise<boolean> {
+  if ((await currentInputMode()) === 'synthetic') return false;
+  const row = composedParent(hiddenRoot(element, isShown));
+  if (!row) return false;
+  const over = reach(row);
+  if (!over.reached) return false;
+  return sentOnce(await sendTrusted({ op: 'hover', at: over.at }), 'moving the pointer over its row');
+}
+
+/** Page events on a control no pointer can reach now (hover-only, with no browser pointer to hover with). */
+export async function syntheticPointer(element: Element, action: 'click' | 'dblclick' | 'hover'): Promise<void> {
+  if (action === 'hover') hover(element);
+  else if (action === 'dblclick') doubleClick(element);
+  else await clickInTurns(element);
+}
+
 function assertStillReached(aim: Aim & { reached: true }, outcome: string): void {
-  const now = reachAt(aim.target, aim.local);
+  const now = reachAt(aim.on, aim.local);
   if (now === true) return;
   const cover = now ? describeElement(now) : 'nothing a pointer reaches';
   throw new Error(`${cover} came over ${describeElement(aim.target)} ${outcome}`);
@@ -88,7 +114,7 @@ export async function trustedPress(element: Element, key: string): Promise<boole
 export async function trustedFill(element: Element, value: string, submit: boolean): Promise<boolean> {
   const html = element as HTMLElement;
   html.focus({ preventScroll: true });
-  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) element.select();
+  if (isTag(element, 'input') || isTag(element, 'textarea')) element.select();
   else {
     const range = element.ownerDocument.createRange();
     range.selectNodeContents(element);

@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 import { isShown } from './text';
 
 /**
@@ -24,7 +25,8 @@ export type TrustedOutcome = { done: boolean; sent: boolean; reason?: string };
 
 async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
   // Outside an extension's content script (the DOM tools analysed in a bare page) there is no background to ask.
-  if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage) return undefined;
+  if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
+    return { done: false, sent: false, reason: 'no browser input here' };
   return (await chrome.runtime.sendMessage({ type: 'tabmcp/input', request }).catch(() => undefined)) as Answer;
 }
 
@@ -72,6 +74,6 @@ export function filtersAsTyped(element: Element): boolean {
   return (
     element.getAttribute('role') === 'combobox' ||
     element.hasAttribute('aria-autocomplete') ||
-    (element instanceof HTMLInputElement && element.list !== null)
+    (isTag(element, 'input') && element.list !== null)
   );
 }

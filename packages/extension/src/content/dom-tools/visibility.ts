@@ -1,3 +1,4 @@
+import { isTag } from './composed-tree';
 import { hitIn } from './hit-test';
 
 /**
@@ -67,7 +68,7 @@ function handleOfItsCaption(element: Element): boolean {
   const label = element.getAttribute('aria-label')?.trim().toLowerCase();
   if (!label || element.textContent?.trim()) return false;
   const around = element.parentElement;
-  if (!(around instanceof HTMLElement) || !shownToAPerson(around)) return false;
+  if (!around || !('innerText' in around) || !shownToAPerson(around)) return false;
   const caption = around.innerText.replace(/\s+/g, ' ').trim().toLowerCase();
   return caption !== '' && label.startsWith(caption);
 }
@@ -107,8 +108,8 @@ const COMPONENT_INK_LIMIT = 300;
  * faded out with nothing drawn over it stays hidden (docs/dom-tools.md, "What counts as shown").
  */
 function drawnByItsComponent(element: Element): boolean {
-  if (!(element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement)) return false;
-  if (element instanceof HTMLInputElement && FIELDLESS_INPUTS.has(element.type)) return false;
+  if (!(isTag(element, 'input') || isTag(element, 'textarea'))) return false;
+  if (isTag(element, 'input') && FIELDLESS_INPUTS.has(element.type)) return false;
   if (!element.checkVisibility({ visibilityProperty: true })) return false;
   const root = element.getRootNode();
   if (!(root instanceof ShadowRoot) || !shownToAPerson(root.host)) return false;
@@ -238,7 +239,7 @@ function fadedOverItsDrawing(element: Element): boolean {
  * the label, which toggles it, so it counts as shown while its label is.
  */
 function behindItsLabel(element: Element): boolean {
-  if (!(element instanceof HTMLInputElement) || (element.type !== 'checkbox' && element.type !== 'radio')) return false;
+  if (!isTag(element, 'input') || (element.type !== 'checkbox' && element.type !== 'radio')) return false;
   for (const label of element.labels ?? []) {
     if (label.checkVisibility?.({ visibilityProperty: true, opacityProperty: true }) !== false) {
       const box = label.getBoundingClientRect();
