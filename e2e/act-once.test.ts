@@ -94,4 +94,17 @@ describe('act once, as a person does', () => {
     assert.match(answer.done ?? '', /filled/);
     assert.deepEqual(await state('/widgets/act-once', 'window.seen.todos'), ['Walk the dog']);
   });
+
+  it('a virtualized list is scrolled, as a person scrolls it, until the row asked for is rendered', async () => {
+    await open('/widgets/virtual-list.html');
+    let seen = '';
+    for (let turn = 0; turn < 10 && !/Call contact 40\\?"/.test(seen); turn++) {
+      const answer = await scene.agent.json<{ changes?: string; position?: string }>('scroll', {});
+      seen = answer.changes ?? '';
+    }
+    const handle = /\[button \\?"Call contact 40\\?" ([a-z]\d+)\]/.exec(seen)?.[1];
+    assert.ok(handle, `row 40 came into view:\n${seen}`);
+    await scene.agent.json('act', { handle, action: 'click' });
+    assert.deepEqual(await state('/widgets/virtual-list', 'window.picked'), [40]);
+  });
 });

@@ -15,7 +15,7 @@ describe('DOM-derived tools in real Chromium', () => {
     const opened = await scene.agent.json<{ toolsAvailable: string[] }>('open_tab', {
       url: `${scene.site.url}/plain/`,
     });
-    assert.deepEqual(opened.toolsAvailable, ['send_message', 'get_page_content', 'open_link', 'act']);
+    assert.deepEqual(opened.toolsAvailable, ['send_message', 'get_page_content', 'open_link', 'act', 'scroll']);
     const form = (await tools()).find((tool) => tool.name === 'send_message');
     assert.ok(form);
     assert.match(
@@ -50,7 +50,7 @@ describe('DOM-derived tools in real Chromium', () => {
     assert.equal(sent.submitted, true);
     assert.match(sent.url, /\/plain\/thanks\.html\?name=Ada&/);
     assert.equal(sent.title, 'Thank you (tabmcp demo)');
-    assert.deepEqual(sent.tools, ['get_page_content', 'open_link', 'act']);
+    assert.deepEqual(sent.tools, ['get_page_content', 'open_link', 'act', 'scroll']);
     const page = await pageWithUrl(scene.browser, '/plain/thanks.html');
     await waitFor(async () => /Ada/.test((await page.textContent('#received')) ?? ''), 10_000, 'the thanks page');
     assert.equal(

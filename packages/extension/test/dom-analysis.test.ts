@@ -56,7 +56,7 @@ describe('DOM analysis on saved pages', () => {
       /^\[button "Project actions" \(collapsed\) [a-z]\d+\]$/m,
       'an icon button named by aria-label',
     );
-    const reading = ['get_page_content', 'open_link', 'act'];
+    const reading = ['get_page_content', 'open_link', 'act', 'scroll'];
     assert.deepEqual(await names(), [
       'click_overview',
       'click_billing',

@@ -151,7 +151,11 @@ describe('DOM tools on pages that mislead', () => {
     const after = (await harness.derive(page)).tools.map((tool) => tool.name);
     assert.deepEqual(after, before, 'the same tools after the sort direction changed');
     assert.ok(before.includes('click_age') && before.includes('click_name'), before.join(', '));
-    assert.equal(before.filter((name) => name.startsWith('click_save')).length, 2, `a label that is more than state stays: ${before.join(', ')}`);
+    assert.equal(
+      before.filter((name) => name.startsWith('click_save')).length,
+      2,
+      `a label that is more than state stays: ${before.join(', ')}`,
+    );
   });
 
   it('buttons whose captions reduce to one name stay two tools, each clicking its own', async () => {
@@ -385,7 +389,7 @@ describe('DOM tools on pages that mislead', () => {
       <label>Language <select><option>English</option><option>Deutsch</option></select></label></footer>`);
     const chromeForms = (await harness.derive(page)).tools.map((tool) => tool.name);
     assert.deepEqual(
-      chromeForms.filter((name) => !['get_page_content', 'open_link', 'act'].includes(name)),
+      chromeForms.filter((name) => !['get_page_content', 'open_link', 'act', 'scroll'].includes(name)),
       ['save_shop', 'find', 'sign_in'],
       "a footer's newsletter form and language select give no tool; a search box and a sign-in form do",
     );

@@ -23,6 +23,7 @@ import { Handles } from './handles';
 import { HoverRules } from './hover';
 import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
+import { scrollTool } from './scroll';
 import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
 
@@ -184,6 +185,7 @@ export class DomToolServer {
       contentTool('get_page_content', context),
       linkTool('open_link', doc, context),
       actTool('act', context),
+      scrollTool('scroll', context),
     ];
   }
 

@@ -43,7 +43,8 @@ export function reach(element: Element, scroll = true): Reach {
   // points at the caption.
   const shown = boxed(element);
   if (!shown) return { reached: false, why: `${describeElement(element)} has no box on the screen` };
-  if (scroll) (shown as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
+  // Scrolled only when not wholly in view: a virtual list re-renders its rows on every scroll.
+  if (scroll && !inView(shown)) (shown as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
   let firstCover: Element | undefined;
   for (const local of candidatePoints(shown.getBoundingClientRect())) {
     const outcome = reachAt(shown, local);
@@ -55,6 +56,12 @@ export function reach(element: Element, scroll = true): Reach {
     firstCover ??= outcome ?? undefined;
   }
   return { reached: false, why: coveredSentence(element, firstCover) };
+}
+
+function inView(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  const view = element.ownerDocument.defaultView ?? window;
+  return box.top >= 0 && box.left >= 0 && box.bottom <= view.innerHeight && box.right <= view.innerWidth;
 }
 
 /** The element, or for one of no size the nearest box around it that has a size (at most a few levels up). */

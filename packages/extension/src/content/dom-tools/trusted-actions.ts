@@ -30,12 +30,15 @@ export async function typesKeyByKey(element: Element): Promise<boolean> {
 
 /** Where a pointer action goes, found before acting (hit-test.ts); a refusal names what is in the way. */
 export type Aim =
-  | { reached: true; target: Element; on: Element; at: Point; local: Point }
+  /** `called`: how the target read when aimed at, to know it again if the page re-renders it. */
+  | { reached: true; target: Element; on: Element; at: Point; local: Point; called: string }
   | { reached: false; why: string };
 
 export function aimAt(target: Element, scroll = true): Aim {
   const found = reach(target, scroll);
-  return found.reached ? { reached: true, target, on: found.on, at: found.at, local: found.local } : found;
+  return found.reached
+    ? { reached: true, target, on: found.on, at: found.at, local: found.local, called: describeElement(target) }
+    : found;
 }
 
 /**
@@ -97,6 +100,13 @@ export async function syntheticPointer(element: Element, action: 'click' | 'dblc
 function assertStillReached(aim: Aim & { reached: true }, outcome: string): void {
   const now = reachAt(aim.on, aim.local);
   if (now === true) return;
+  // Re-rendered where it was (a virtual list renders its rows anew as it scrolls): the same control,
+  // as a person sees it, is there now; page events go to it.
+  if (now && !aim.on.isConnected && describeElement(now) === aim.called) {
+    aim.target = now;
+    aim.on = now;
+    return;
+  }
   const cover = now ? describeElement(now) : 'nothing a pointer reaches';
   throw new Error(`${cover} came over ${describeElement(aim.target)} ${outcome}`);
 }

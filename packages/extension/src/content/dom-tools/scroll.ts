@@ -1,0 +1,169 @@
+import type { Tool } from '@tabmcp/protocol';
+import { type DomTool, errorResult, type ToolContext } from './dom-tool';
+import { reach } from './hit-test';
+import { sendTrusted } from './trusted';
+
+/**
+ * Scrolling, so that content a page renders only once it is near the window (a virtualized list of
+ * 10,000 rows, an infinite feed) can be reached: a wheel turn where the pointer is over the region, as
+ * a person scrolls, so the page's own scroll code renders what comes into view; the answer's changes
+ * list it. A region's element scrolls itself only where the browser's input cannot be sent.
+ */
+const DIRECTIONS = ['down', 'up', 'right', 'left'] as const;
+type Direction = (typeof DIRECTIONS)[number];
+/** Of the region's visible height (or width) per page scrolled: a little overlap keeps rows from falling between. */
+const PAGE_SHARE = 0.8;
+const MAX_PAGES = 10;
+/** Elements looked at, at most, for the largest scrollable region in view. */
+const REGION_LOOK_LIMIT = 20_000;
+
+export function scrollTool(name: string, context: ToolContext): DomTool {
+  const tool: Tool = {
+    name,
+    description: `Scroll to reach content not rendered yet (long or virtualized lists, feeds): direction (default down), pages (1-${MAX_PAGES}, default 1), handle: something inside the region to scroll (default: the largest scrollable region in view, else the page). The answer lists what came into view and where the region now is.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        direction: { type: 'string', enum: [...DIRECTIONS] },
+        pages: { type: 'integer', minimum: 1, maximum: MAX_PAGES },
+        handle: { type: 'string' },
+      },
+    },
+  };
+  return {
+    tool,
+    isLive: () => true,
+    run: async (args) => {
+      const direction = (args.direction ?? 'down') as Direction;
+      if (!DIRECTIONS.includes(direction)) return errorResult(`direction must be one of ${DIRECTIONS.join(', ')}.`);
+      const pages = args.pages === undefined ? 1 : Number(args.pages);
+      if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES)
+        return errorResult(`pages must be a whole number from 1 to ${MAX_PAGES}.`);
+      let inside: Element | undefined;
+      if (args.handle !== undefined) {
+        const resolved = context.handles.resolve(args.handle);
+        if ('error' in resolved) return errorResult(resolved.error);
+        inside = resolved.element;
+      }
+      const region = (inside && scrollableAround(inside, direction)) ?? largestInView(direction) ?? pageScroller();
+      const vertical = direction === 'down' || direction === 'up';
+      const sign = direction === 'down' || direction === 'right' ? 1 : -1;
+      const extent =
+        region === pageScroller() ? (vertical ? innerHeight : innerWidth) : visibleExtent(region, vertical);
+      const delta = Math.round(sign * pages * PAGE_SHARE * extent);
+      return context.perform(
+        `scrolled ${direction} ${pages} page${pages > 1 ? 's' : ''}`,
+        () => wheel(region, vertical, delta),
+        {
+          extra: () => ({ position: positionOf(region, vertical) }),
+        },
+      );
+    },
+  };
+}
+
+async function wheel(region: Element, vertical: boolean, delta: number): Promise<void> {
+  const over = region === pageScroller() ? undefined : reach(region, false);
+  const at = over?.reached ? over.at : { x: innerWidth / 2, y: innerHeight / 2 };
+  // The browser scrolls a frame after the wheel turn: its scroll event is waited for, so the page's
+  // own scroll code has rendered what came into view before the change report is taken.
+  const scrolled = scrollEvent(region);
+  const outcome = await sendTrusted({
+    op: 'scroll',
+    at,
+    deltaX: vertical ? 0 : delta,
+    deltaY: vertical ? delta : 0,
+  });
+  if (outcome.done) {
+    await scrolled.wait();
+    return;
+  }
+  scrolled.stop();
+  if (outcome.sent) throw new Error(`the wheel could not be turned (${outcome.reason}); it was not turned again`);
+  region.scrollBy({ top: vertical ? delta : 0, left: vertical ? 0 : delta });
+}
+
+/** How long a wheel turn's scroll is waited for: a region already at its end never scrolls. */
+const SCROLL_WAIT_MS = 500;
+
+function scrollEvent(region: Element): { wait(): Promise<void>; stop(): void } {
+  const target: EventTarget = region === pageScroller() ? window : region;
+  let heard = false;
+  let resolve: () => void = () => {};
+  const onScroll = () => {
+    heard = true;
+    resolve();
+  };
+  target.addEventListener('scroll', onScroll, { passive: true });
+  const stop = () => target.removeEventListener('scroll', onScroll);
+  return {
+    stop,
+    wait: () =>
+      new Promise<void>((done) => {
+        const timer = setTimeout(finish, SCROLL_WAIT_MS);
+        function finish() {
+          clearTimeout(timer);
+          stop();
+          // One frame more: a scroll handler that renders on the next frame (react-window) has run.
+          requestAnimationFrame(() => done());
+        }
+        resolve = finish;
+        if (heard) finish();
+      }),
+  };
+}
+
+function pageScroller(): Element {
+  return document.scrollingElement ?? document.documentElement;
+}
+
+/** The nearest box around `element` that scrolls the way asked and has room to. */
+function scrollableAround(element: Element, direction: Direction): Element | undefined {
+  for (let node: Element | null = element; node; node = node.parentElement) if (scrolls(node, direction)) return node;
+  return undefined;
+}
+
+function largestInView(direction: Direction): Element | undefined {
+  let best: Element | undefined;
+  let bestArea = 0;
+  const all = document.body?.getElementsByTagName('*') ?? [];
+  for (let index = 0; index < all.length && index < REGION_LOOK_LIMIT; index++) {
+    const element = all[index] as Element;
+    if (element.scrollHeight <= element.clientHeight + 1 && element.scrollWidth <= element.clientWidth + 1) continue;
+    if (!scrolls(element, direction)) continue;
+    const box = element.getBoundingClientRect();
+    const area =
+      Math.max(0, Math.min(box.right, innerWidth) - Math.max(box.left, 0)) *
+      Math.max(0, Math.min(box.bottom, innerHeight) - Math.max(box.top, 0));
+    if (area > bestArea) {
+      best = element;
+      bestArea = area;
+    }
+  }
+  return best;
+}
+
+function scrolls(element: Element, direction: Direction): boolean {
+  const vertical = direction === 'down' || direction === 'up';
+  const style = getComputedStyle(element);
+  const overflow = vertical ? style.overflowY : style.overflowX;
+  if (overflow !== 'auto' && overflow !== 'scroll') return false;
+  const room = vertical ? element.scrollHeight - element.clientHeight : element.scrollWidth - element.clientWidth;
+  if (room <= 1) return false;
+  const at = vertical ? element.scrollTop : element.scrollLeft;
+  return direction === 'down' || direction === 'right' ? at < room - 1 : at > 0;
+}
+
+function visibleExtent(region: Element, vertical: boolean): number {
+  return vertical ? region.clientHeight : region.clientWidth;
+}
+
+/** Where the region now is, as a person reads a scroll bar. */
+function positionOf(region: Element, vertical: boolean): string {
+  const at = vertical ? region.scrollTop : region.scrollLeft;
+  const room = vertical ? region.scrollHeight - region.clientHeight : region.scrollWidth - region.clientWidth;
+  if (room <= 0) return 'nothing to scroll';
+  if (at <= 0) return 'at the start';
+  if (at >= room - 1) return 'at the end';
+  return `${Math.round((at / room) * 100)}% of the way`;
+}
