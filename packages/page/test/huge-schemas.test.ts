@@ -17,7 +17,7 @@ function dagSchema(): Record<string, unknown> {
   return node;
 }
 
-const good = { name: 'good', inputSchema: { type: 'object', properties: {} } };
+const good = { name: 'good', inputSchema: { type: 'object' as const, properties: {} } };
 
 /** Issue 38: a page tool with a huge schema must not take the page's other tools with it. */
 describe('a huge schema leaves out its own tool only', () => {
