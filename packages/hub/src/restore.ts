@@ -38,7 +38,11 @@ export class RestoreGate {
     };
     // A storage that never answers must not hold every tab's tools back for good.
     const timer = setTimeout(() => {
-      this.#log('restore.slow', { held: held.length, waitedMs: this.#waitMs });
+      this.#log('restore.slow', {
+        held: held.length,
+        waitedMs: this.#waitMs,
+        note: 'tabs are served by id now; their hub names wait for the stored tab numbers',
+      });
       release();
     }, this.#waitMs);
     try {
