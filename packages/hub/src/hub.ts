@@ -155,16 +155,31 @@ export class Hub {
    * messages wait until it ends, so each tab finds its stored entry and keeps its number.
    */
   async restore(liveTabs: LiveTabs | Promise<LiveTabs>): Promise<void> {
-    await this.#gate.during(async () => {
-      const restored = await restoreInto(this.#registry, this.#store, await liveTabs, {
-        staleTabMs: this.#settings.staleTabMs,
-        now: this.#now,
-        log: this.#log,
-        onTab: (tabId) => this.#emit(tabId),
+    // Tabs that register after a slow restore's wait are served by id, but named only once the
+    // stored counters are read (issue 39 Q5); nothing is saved until then either.
+    this.#registry.awaitTabNumbers();
+    try {
+      await this.#gate.during(async () => {
+        const restored = await restoreInto(this.#registry, this.#store, await liveTabs, {
+          staleTabMs: this.#settings.staleTabMs,
+          now: this.#now,
+          log: this.#log,
+          onTab: (tabId) => this.#emit(tabId),
+        });
+        this.#numberWaitingTabs();
+        if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#settings.restoreGraceMs);
       });
-      this.#changed();
-      if (restored > 0) setTimeout(() => this.#dropUnclaimed(), this.#settings.restoreGraceMs);
-    });
+    } finally {
+      // A storage that failed outright has lost the counters for good: waiting longer would not bring them.
+      this.#numberWaitingTabs();
+    }
+  }
+
+  #numberWaitingTabs(): void {
+    if (this.#registry.tabNumbersKnown) return;
+    const numbered = this.#registry.numberWaitingTabs();
+    if (numbered > 0) this.#log('restore.numbered', { tabs: numbered });
+    this.#changed();
   }
 
   /** A restored tab whose page never came back (its content script gave up) must not keep offering tools. */
@@ -283,7 +298,8 @@ export class Hub {
    * re-registering the same tools included); times alone (`lastSeen`, `updatedAt`) do not count, but for keepAlive.
    */
   #save(refreshLastSeen = false): void {
-    if (!this.#store) return;
+    // Before the restore has read the stored state, a save would write over it with less.
+    if (!this.#store || !this.#registry.tabNumbersKnown) return;
     const snapshot = this.#registry.snapshot();
     const signature = JSON.stringify({
       ...snapshot,

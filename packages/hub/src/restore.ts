@@ -38,7 +38,11 @@ export class RestoreGate {
     };
     // A storage that never answers must not hold every tab's tools back for good.
     const timer = setTimeout(() => {
-      this.#log('restore.slow', { held: held.length, waitedMs: this.#waitMs });
+      this.#log('restore.slow', {
+        held: held.length,
+        waitedMs: this.#waitMs,
+        note: 'tabs are served by id now; their hub names wait for the stored tab numbers',
+      });
       release();
     }, this.#waitMs);
     try {
@@ -86,7 +90,9 @@ export async function restoreInto(
   for (const stored of snapshot.tabs) {
     const liveUrl = live.get(stored.tabId);
     const lastSeen = stored.lastSeen ?? stored.updatedAt;
-    // A content script that registered while a slow storage loaded is newer than the stored entry.
+    // A content script that registered while a slow storage loaded is newer than the stored entry,
+    // but the tab is the same: it takes its stored number (a tab id is never reused in a session).
+    if (registry.adoptNumber(stored)) continue;
     if (registry.tabs.has(stored.tabId) || liveUrl === undefined || now - lastSeen > options.staleTabMs) continue;
     if (domainOf(liveUrl) !== stored.domain) continue;
     registry.adopt(stored, lastSeen);

@@ -34,7 +34,22 @@ export class TabRegistry {
   constructor(now: () => number, log: Logger, onTabNumbersGrow?: (next: NextTabNumbers) => void) {
     this.#now = now;
     this.#log = log;
-    this.#numbers = new TabNumbers(onTabNumbersGrow);
+    this.#numbers = new TabNumbers(onTabNumbersGrow, () => this.tabs.values());
+  }
+
+  /** False from `awaitTabNumbers` until `numberWaitingTabs`: tabs that register meanwhile get no number. */
+  get tabNumbersKnown(): boolean {
+    return this.#numbersKnown;
+  }
+
+  #numbersKnown = true;
+
+  /**
+   * A restore has begun: until the stored counters are read, no number is given. A number given now
+   * could be one a closed tab had, whose name an agent may still hold (issue 39 Q5).
+   */
+  awaitTabNumbers(): void {
+    this.#numbersKnown = false;
   }
 
   /** Takes up the tab-number counters a previous worker saved (anything not a counter is ignored). */
@@ -43,6 +58,26 @@ export class TabRegistry {
     const counters: NextTabNumbers = {};
     for (const [domain, next] of Object.entries(saved)) if (typeof next === 'number') counters[domain] = next;
     this.#numbers.resume(counters);
+  }
+
+  /** A tab that registered while the counters loaded takes the number stored for it, unless another holds it. */
+  adoptNumber(stored: StoredTab): boolean {
+    const tab = this.tabs.get(stored.tabId);
+    if (tab === undefined || tab.ordinal !== undefined || tab.domain !== stored.domain) return false;
+    tab.ordinal = this.#numbers.adopt(stored.domain, stored.tabId, stored.ordinal);
+    return true;
+  }
+
+  /** The counters are known (or lost for good): every tab still waiting gets its number; returns how many. */
+  numberWaitingTabs(): number {
+    this.#numbersKnown = true;
+    let numbered = 0;
+    for (const tab of this.tabs.values()) {
+      if (tab.ordinal !== undefined) continue;
+      tab.ordinal = this.#numbers.numberFor(tab.domain, tab.tabId);
+      numbered += 1;
+    }
+    return numbered;
   }
 
   register(tabId: number, message: ToolListMessage, senderUrl: string | undefined): Registration {
@@ -57,7 +92,7 @@ export class TabRegistry {
       tabId,
       url,
       domain,
-      ordinal: sameDomain ? previous.ordinal : this.#numbers.numberFor(domain, tabId),
+      ordinal: sameDomain ? previous.ordinal : this.#numbersKnown ? this.#numbers.numberFor(domain, tabId) : undefined,
       source: message.params.source ?? previous?.source,
       tools: unchanged ? previous.tools : accepted,
       updatedAt: this.#now(),
@@ -146,7 +181,8 @@ export class TabRegistry {
   snapshot(): HubSnapshot {
     const tabs: StoredTab[] = [];
     for (const tab of this.tabs.values()) {
-      if (tab.domain === undefined || tab.url === undefined) continue;
+      // A tab still waiting for its number is saved once it has one (the restore's end saves).
+      if (tab.domain === undefined || tab.url === undefined || tab.ordinal === undefined) continue;
       // A site not allowed keeps its tab number, but nothing it wrote reaches the disk: no tools, no
       // path or query (issue 26); its content script registers them again after a restart.
       const allowed = this.policy.access(tab.url) === 'allowed';

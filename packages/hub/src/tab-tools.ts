@@ -5,8 +5,11 @@ export interface TabTools {
   tabId: number;
   url: string | undefined;
   domain: string | undefined;
-  /** The N of `tab<N>` in hub names: per domain, the tab's for life, never given to another tab (tab-numbers.ts). */
-  ordinal: number;
+  /**
+   * The N of `tab<N>` in hub names: per domain, the tab's for life, never given to another tab (tab-numbers.ts).
+   * Undefined while a slow restore has not read the stored counters: the tab is served by its id, not listed by name.
+   */
+  ordinal: number | undefined;
   source: ToolSource | undefined;
   tools: Tool[];
   updatedAt: number;

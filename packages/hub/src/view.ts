@@ -43,8 +43,12 @@ export function buildView(state: HubViewState): HubView {
   const taken = new Set<string>();
   const tools: Tool[] = [];
   const routes = new Map<string, Route>();
+  // A tab without its number yet (a slow restore) is not named: a name now could be a closed tab's.
   const live = state.tabs
-    .filter((tab) => tab.domain !== undefined && state.siteAccess(tab.url) === 'allowed')
+    .filter(
+      (tab): tab is ViewTab & { ordinal: number } =>
+        tab.domain !== undefined && tab.ordinal !== undefined && state.siteAccess(tab.url) === 'allowed',
+    )
     .sort((a, b) => (a.domain === b.domain ? a.ordinal - b.ordinal : (a.domain ?? '') < (b.domain ?? '') ? -1 : 1));
   for (const tab of live) {
     const domain = tab.domain as string;

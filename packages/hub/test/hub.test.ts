@@ -518,19 +518,84 @@ describe('hub: worker restarts', () => {
     ]);
   });
 
-  it('does not hold registrations back for good when storage never answers', { timeout: 5_000 }, async () => {
+  it('does not hold registrations back for good when storage never answers; names wait for the counters', {
+    timeout: 5_000,
+  }, async () => {
     const store = new MemoryHubStore();
     store.load = () => new Promise(() => {});
     const transport = new MemoryTransport();
     const hub = new Hub({ transport, store, restoreWaitMs: 20 });
     void hub.restore([]);
-    const registered = new Promise<Tool[]>((done) => hub.onHubToolsChanged(done));
+    const registered = new Promise<[number, Tool[]]>((done) => hub.onToolsChanged((...args) => done(args)));
     transport.connect(1, SHOP, [tool('search')]);
-    assert.deepEqual(names(hub), [], 'held while the restore runs');
+    assert.deepEqual(hub.toolsOf(1), [], 'held while the restore runs');
+    const [tabId, tools] = await registered;
+    assert.equal(tabId, 1);
     assert.deepEqual(
-      (await registered).map((entry) => entry.name),
-      ['website_tool_127_0_0_1_8080_tab1_search'],
+      tools.map((entry) => entry.name),
+      ['search'],
     );
+    assert.equal(((await hub.callTool(1, 'search', {})).structuredContent as { tabId: number }).tabId, 1);
+    assert.deepEqual(names(hub), [], 'no number before the stored counters are known (issue 39 Q5)');
+  });
+
+  it("a slow restore renumbers nothing: a closed tab's name is refused, not run in another tab (issue 39 Q5)", async () => {
+    const first = makeHub();
+    first.transport.connect(1, SHOP, [tool('search')]);
+    first.transport.connect(2, SHOP, [tool('search')]);
+    // Tab 1 closes before the worker stops: an agent may still hold `…_tab1_search`.
+    first.transport.disconnect(1);
+    const store = first.store;
+    const load = store.load.bind(store);
+    let answer: () => void = () => {};
+    const answered = new Promise<void>((done) => (answer = done));
+    // Storage answers only after the hub stopped waiting for it (restoreWaitMs).
+    store.load = async () => {
+      await answered;
+      return load();
+    };
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport, store, restoreWaitMs: 20, restoreGraceMs: 50 });
+    const restoring = hub.restore([
+      { tabId: 2, url: SHOP },
+      { tabId: 7, url: SHOP },
+    ]);
+    const served = new Promise<void>((done) => hub.onToolsChanged((tabId) => tabId === 7 && done()));
+    transport.connect(7, SHOP, [tool('search')]);
+    transport.connect(2, SHOP, [tool('search')]);
+    await served;
+    assert.deepEqual(
+      hub.toolsOf(7).map((entry) => entry.name),
+      ['search'],
+      'served by its id meanwhile',
+    );
+    const refused = await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {}));
+    assert.equal(refused.code, ErrorCode.ToolNotFound);
+    assert.deepEqual(transport.calls(), [], 'the stale name ran nowhere');
+    answer();
+    await restoring;
+    // Tab 2 keeps its stored number; tab 7 gets a number never given before the restart.
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab2_search',
+      'website_tool_127_0_0_1_8080_tab3_search',
+    ]);
+    await rejection(hub.callHubTool('website_tool_127_0_0_1_8080_tab1_search', {}));
+    assert.deepEqual(transport.calls(), [], 'still refused once the numbers are known');
+  });
+
+  it("never reuses the number of a live tab, nor forgets its domain's counter, past 5,000 domains (issue 39 Q6)", () => {
+    const { hub, transport } = makeHub();
+    transport.connect(1, SHOP, [tool('search')]);
+    // 5,001 other domains come and go while tab 1 stays open.
+    for (let index = 0; index < 5_001; index++) {
+      transport.connect(10_000 + index, `https://site${index}.example/`, [tool('x')]);
+      transport.disconnect(10_000 + index);
+    }
+    transport.connect(2, SHOP, [tool('search')]);
+    assert.deepEqual(names(hub), [
+      'website_tool_127_0_0_1_8080_tab1_search',
+      'website_tool_127_0_0_1_8080_tab2_search',
+    ]);
   });
 
   it('keeps quiet tabs the worker saw alive; prunes tabs it has not seen for an hour', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AuditLog, bestTabForDomain, domainOf, hubToolName, SitePolicy, siteOf } from '@tabmcp/hub';
+import { type LiveTab, TabNumbers } from '../src/tab-numbers';
 
 describe('site policy', () => {
   it('allows loopback by default, waits for the user elsewhere, and remembers decisions', () => {
@@ -86,5 +87,18 @@ describe('audit log', () => {
       log.recent(['call']).map((entry) => entry.at),
       [3],
     );
+  });
+});
+
+describe('tab numbers past their caps (issue 39 Q6)', () => {
+  it("keeps a live tab's number and its domain's counter however many other tabs and domains come and go", () => {
+    const live: LiveTab[] = [{ tabId: 1, domain: 'shop.example' }];
+    const numbers = new TabNumbers(undefined, () => live);
+    assert.equal(numbers.numberFor('shop.example', 1), 1);
+    for (let index = 0; index < 6_000; index++) numbers.numberFor(`site${index}.example`, 10_000 + index);
+    // A tab restored with number 1 must not share it with the live tab 1; a new tab gets the next number.
+    assert.equal(numbers.adopt('shop.example', 2, 1), 2);
+    assert.equal(numbers.numberFor('shop.example', 3), 3);
+    assert.equal(numbers.numberFor('shop.example', 1), 1, 'the live tab keeps its number');
   });
 });

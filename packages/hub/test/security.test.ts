@@ -208,3 +208,27 @@ describe('security: one cyclic or very deep schema refuses only its own tool (is
     assert.match(refusals.join('\n'), /deep[^\n]*nests deeper than 64/);
   });
 });
+
+describe('security: a huge schema refuses only its own tool, at bounded cost (issue 38)', () => {
+  it('a 2^22-value DAG and a 5,000-deep schema are refused with their reasons; the good tools stay', () => {
+    let dag: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 22; level++) dag = { type: 'object', properties: { a: dag, b: dag } };
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 5_000; level++) deep = { type: 'object', properties: { inner: deep } };
+    const transport = new MemoryTransport();
+    const hub = new Hub({ transport });
+    transport.connect(1, SHOP, [
+      tool('read_a'),
+      tool('dag', { inputSchema: dag as Tool['inputSchema'] }),
+      tool('deep', { inputSchema: deep as Tool['inputSchema'] }),
+      tool('read_b'),
+    ]);
+    assert.deepEqual(
+      hub.toolsOf(1).map((entry) => entry.name),
+      ['read_a', 'read_b'],
+    );
+    const refusals = hub.audit(['rejected']).map((entry) => JSON.stringify(entry));
+    assert.match(refusals.join('\n'), /dag[^\n]*more than 50000 values once written out as JSON/);
+    assert.match(refusals.join('\n'), /deep[^\n]*nests deeper than 64/);
+  });
+});

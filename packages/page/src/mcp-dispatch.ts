@@ -1,5 +1,6 @@
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol/light';
 import type { RpcRequest } from './jsonrpc-guard';
+import { listableTools } from './listable-tools';
 import type { McpNotificationDetail, WindowMcpApi } from './types';
 
 const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
@@ -57,8 +58,11 @@ export async function answerMcpRequest(
     }
     case 'ping':
       return {};
-    case 'tools/list':
-      return api.listTools();
+    case 'tools/list': {
+      // A hand-written window.mcp answers with whatever it holds: one bad tool must not sink the answer.
+      const listed = await api.listTools();
+      return Array.isArray(listed?.tools) ? { ...listed, tools: listableTools(listed.tools) } : listed;
+    }
     case 'tools/call':
       return api.callTool(params as { name: string; arguments?: Record<string, unknown> });
     case 'resources/list': {

@@ -1,4 +1,4 @@
-import { ErrorCode, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
+import { ErrorCode, jsonShapeProblem, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { type JsonSchema, validateJsonSchema } from './json-schema';
 import {
   type ArgumentCheck,
@@ -300,6 +300,15 @@ export class McpWindowProvider extends EventTarget implements WindowMcpApi {
 function toToolEntry(definition: ToolDefinition, handler: ToolHandler): ToolEntry {
   const { inputSchema, inputSchemaDef, outputSchema, ...rest } = definition;
   const where = `addTool(${definition.name})`;
+  // Before any clone: a 5,000-deep schema overflows structuredClone's stack, and a DAG of shared
+  // objects would be listed as gigabytes of JSON (issue 38).
+  // zod schemas are left out: they are turned into JSON Schema below.
+  const shape = jsonShapeProblem({
+    ...rest,
+    ...(isStandardSchema(inputSchema) ? {} : { inputSchema }),
+    ...(isStandardSchema(outputSchema) ? {} : { outputSchema }),
+  });
+  if (shape) throw new TypeError(`${where}: the definition cannot travel as JSON: ${shape}`);
   let input: JsonObject = { type: 'object', properties: {} };
   let check: ArgumentCheck | undefined;
   if (inputSchemaDef) ({ json: input, check } = fromShape(inputSchemaDef, `${where}.inputSchemaDef`));

@@ -1,6 +1,7 @@
 // Entry point without zod, for code that runs inside web pages.
 export * from './document-identity';
 export * from './errors';
+export * from './json-shape';
 export * from './limits';
 export * from './listener-set';
 export * from './pending-requests';

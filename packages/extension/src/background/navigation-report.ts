@@ -98,7 +98,9 @@ const pageNames =
 const hubNames =
   (hub: Hub): ToolNames =>
   ({ tabId, domain, ordinal }) =>
-    domain === undefined ? [] : hub.toolsOf(tabId).map((tool) => hubToolName(domain, ordinal, tool.name, new Set()));
+    domain === undefined || ordinal === undefined
+      ? []
+      : hub.toolsOf(tabId).map((tool) => hubToolName(domain, ordinal, tool.name, new Set()));
 
 /** Tabs whose tools tabmcp derived: only their one-object answers are tabmcp's own to merge the report into. */
 const derivedTabs = (hub: Hub): Set<number> =>

@@ -45,6 +45,7 @@ export function authenticateDialler(
   port: number,
   accepted: () => void,
   refused: (reason: string) => void,
+  timeoutMs = LINK_AUTH_TIMEOUT_MS,
 ): void {
   const serverNonce = randomBytes(32).toString('hex');
   let clientNonce: string | undefined;
@@ -55,7 +56,7 @@ export function authenticateDialler(
     ws.close(4001, 'authentication failed');
     refused(reason);
   };
-  const timer = setTimeout(() => fail('no authentication within 5 s'), LINK_AUTH_TIMEOUT_MS);
+  const timer = setTimeout(() => fail(`no authentication within ${timeoutMs} ms`), timeoutMs);
   timer.unref();
   // The extension hangs up by itself when it has no token, or when our proof does not match its
   // token: say which (the two looked alike in the log before, issue 28).

@@ -11,6 +11,7 @@ import {
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { ExtensionMux } from './extension-mux';
 import { failedReply } from './failed-reply';
+import { HALF_OPEN_BOUNDS, type HalfOpenBounds, HalfOpenGuard } from './half-open';
 import { authenticateDialler } from './link-auth';
 import type { LinkEndpoint } from './link-endpoint';
 import { createServer } from './node-http';
@@ -24,6 +25,8 @@ export interface LinkServerOptions {
   /** Pairing token the extension (and a peer tabmcp) must prove it holds (link-auth.ts); never sent. */
   token: string;
   log?: Logger;
+  /** Deadlines and the cap for connections that have not proved the token yet (HALF_OPEN_BOUNDS). */
+  halfOpen?: Partial<HalfOpenBounds>;
 }
 
 /** The extension pings every 20 s; silence for this long means the worker or the browser is gone. */
@@ -44,6 +47,8 @@ export class WebSocketBrowserLink {
   readonly #log: Logger;
   readonly #mux: ExtensionMux;
   readonly #peers = new Set<WebSocket>();
+  readonly #halfOpen: HalfOpenGuard;
+  readonly #handshakeMs: number;
   #http: Server | undefined;
   #wss: WebSocketServer | undefined;
   #socket: WebSocket | undefined;
@@ -55,6 +60,9 @@ export class WebSocketBrowserLink {
     this.#options = options;
     this.#log = options.log ?? (() => {});
     this.#mux = new ExtensionMux(this.#log);
+    const bounds = { ...HALF_OPEN_BOUNDS, ...options.halfOpen };
+    this.#halfOpen = new HalfOpenGuard(bounds, this.#log);
+    this.#handshakeMs = bounds.handshakeMs;
   }
 
   get port(): number {
@@ -70,6 +78,11 @@ export class WebSocketBrowserLink {
     return this.#peers.size;
   }
 
+  /** Connections that have not proved the token yet. */
+  get halfOpenCount(): number {
+    return this.#halfOpen.halfOpen;
+  }
+
   async start(): Promise<number> {
     // Frames up to 4× the message cap are read and refused one by one (the link stays up); only
     // beyond that does the socket itself give up.
@@ -77,6 +90,8 @@ export class WebSocketBrowserLink {
     const http = createServer((_request, response) => {
       response.writeHead(426, { 'content-type': 'text/plain' }).end('tabmcp browser link: WebSocket only\n');
     });
+    // Every connection is on a deadline from its first byte until it proves the token (half-open.ts).
+    http.on('connection', (socket) => this.#halfOpen.connected(socket));
     http.on('upgrade', (request, socket, head) => {
       const peer = pathOf(request) === PEER_PATH;
       const refusal = peer ? this.#refusePeer(request) : this.#refuseExtension(request);
@@ -87,20 +102,28 @@ export class WebSocketBrowserLink {
           !peer && origin?.startsWith('chrome-extension://') ? this.#noteRefusal('id-not-allowed', origin) : undefined;
         this.#log('link.refused', { origin, peer, reason: refusal, ...(fix ? { fix } : {}) });
         socket.end(`HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${refusal}\n`);
+        this.#halfOpen.refused(request.socket);
         return;
       }
+      this.#halfOpen.upgraded(request.socket);
       wss.handleUpgrade(request, socket, head, (ws) =>
         authenticateDialler(
           ws,
           this.#options.token,
           request.socket.localPort ?? 0,
-          () => (peer ? this.#acceptPeer(ws) : this.#acceptExtension(ws)),
+          () => {
+            this.#halfOpen.proven(request.socket);
+            if (peer) this.#acceptPeer(ws);
+            else this.#acceptExtension(ws);
+          },
           (reason) => {
+            this.#halfOpen.refused(request.socket);
             const kind =
               reason === 'not paired' ? 'not-paired' : reason === 'wrong pairing token' ? 'wrong-token' : undefined;
             const fix = kind && !peer ? this.#noteRefusal(kind) : undefined;
             this.#log('link.refused', { peer, reason, ...(fix ? { fix } : {}) });
           },
+          this.#handshakeMs,
         ),
       );
     });
@@ -122,6 +145,7 @@ export class WebSocketBrowserLink {
     this.#drop('The tabmcp server is shutting down');
     for (const peer of this.#peers) peer.close(1001, 'tabmcp is shutting down');
     this.#wss?.close();
+    this.#halfOpen.close();
     const http = this.#http;
     this.#http = undefined;
     if (http) {
