@@ -15,7 +15,13 @@ const InputRequest = z.object({
   request: z.discriminatedUnion('op', [
     z.object({ op: z.literal('mode') }),
     z.object({ op: z.literal('hover'), at: PointSchema }),
-    z.object({ op: z.literal('click'), at: PointSchema, count: z.union([z.literal(1), z.literal(2)]) }),
+    z.object({
+      op: z.literal('click'),
+      at: PointSchema,
+      count: z.union([z.literal(1), z.literal(2)]),
+      // The content script moved the pointer there itself and hit-tested the point again.
+      pointerThere: z.optional(z.boolean()),
+    }),
     z.object({ op: z.literal('type'), text: z.string().check(z.maxLength(10_000)) }),
     z.object({ op: z.literal('key'), key: z.string().check(z.minLength(1), z.maxLength(40)) }),
     z.object({ op: z.literal('drag'), from: PointSchema, to: PointSchema }),
@@ -95,7 +101,8 @@ async function perform(debuggers: DebuggerSessions, tabId: number, request: Inpu
       await mouse('mouseMoved', request.at);
       break;
     case 'click':
-      await mouse('mouseMoved', request.at);
+      // Each input event waits for the renderer's next frame: a move already made is not made again.
+      if (!request.pointerThere) await mouse('mouseMoved', request.at);
       // A double-click is two presses in a row, the second with clickCount 2, as a person makes it.
       for (let count = 1; count <= request.count; count++) {
         await mouse('mousePressed', request.at, { button: 'left', buttons: 1, clickCount: count });

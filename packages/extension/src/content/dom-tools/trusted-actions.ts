@@ -51,7 +51,7 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
     const moved = await sendTrusted({ op: 'hover', at: aim.at });
     if (moved.done) {
       assertStillReached(aim, 'as the pointer arrived; nothing was pressed');
-      const clicked = await sendTrusted({ op: 'click', at: aim.at, count });
+      const clicked = await sendTrusted({ op: 'click', at: aim.at, count, pointerThere: true });
       if (!clicked.done)
         throw new Error(
           `the click could not be completed (${clicked.reason}); it may have reached the page, so it was not made again`,

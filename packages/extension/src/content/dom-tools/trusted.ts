@@ -9,7 +9,7 @@ import { isShown } from './text';
 type Point = { x: number; y: number };
 export type TrustedRequest =
   | { op: 'hover'; at: Point }
-  | { op: 'click'; at: Point; count: 1 | 2 }
+  | { op: 'click'; at: Point; count: 1 | 2; pointerThere?: boolean }
   | { op: 'type'; text: string }
   | { op: 'key'; key: string }
   | { op: 'drag'; from: Point; to: Point }
