@@ -36,7 +36,12 @@ export const INTERACTIVE = [
   '[tabindex]:not([tabindex="-1"])',
   // Rows, cells and headers of a grid or tree grid take the focus by script (a roving tabindex of -1).
   ...['row', 'gridcell', 'columnheader', 'rowheader'].map((role) => `[role=${role}][tabindex]`),
+  // A table made a grid gives its cells the gridcell role: a date picker's days are `<td tabindex=-1>`.
+  ...['grid', 'treegrid'].map((role) => `[role=${role}] td[tabindex]`),
   '[role=row][aria-expanded]',
+  // A combobox's grid popup picks a row or a cell by aria-activedescendant: selectable, never focused.
+  '[role=row][aria-selected]',
+  '[role=gridcell][aria-selected]',
 ].join(',');
 
 /** Focusable cells and headers: a sortable `<th tabindex=0>` is clicked as a button is. */
@@ -91,6 +96,8 @@ export function roleOf(element: Element): string {
   if (isTag(element, 'select')) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
   if (isTag(element, 'a')) return element.hasAttribute('href') ? 'link' : 'clickable';
   const native = NATIVE_ROLES[element.tagName];
+  // HTML-AAM: a cell of a table made a grid is a gridcell.
+  if (native === 'cell' && element.closest('table')?.matches('[role=grid], [role=treegrid]')) return 'gridcell';
   if (native) return native;
   if ((element as HTMLElement).isContentEditable) return 'textbox';
   return 'clickable';
@@ -114,11 +121,16 @@ export function isTextField(element: Element): boolean {
   );
 }
 
-/** true, false, or undefined for an element that has no checked state. */
-export function checkedState(element: Element): boolean | undefined {
-  if (isTag(element, 'input') && (element.type === 'checkbox' || element.type === 'radio')) return element.checked;
+/**
+ * true, false, `'mixed'` (a tri-state box that is partly on: neither checking nor unchecking it is
+ * done already), or undefined for an element that has no checked state.
+ */
+export function checkedState(element: Element): boolean | 'mixed' | undefined {
+  if (isTag(element, 'input') && (element.type === 'checkbox' || element.type === 'radio'))
+    return element.indeterminate && element.type === 'checkbox' ? 'mixed' : element.checked;
   const aria = element.getAttribute('aria-checked') ?? element.getAttribute('aria-pressed');
-  if (aria === 'true' || aria === 'mixed') return true;
+  if (aria === 'true') return true;
+  if (aria === 'mixed') return 'mixed';
   if (aria === 'false') return false;
   return undefined;
 }
@@ -187,7 +199,7 @@ export function token(
   const role = roleOf(element);
   const parts: string[] = [role];
   const checked = checkedState(element);
-  if (checked !== undefined) parts.push(checked ? '☑' : '☐');
+  if (checked !== undefined) parts.push(checked === 'mixed' ? '◩ (mixed)' : checked ? '☑' : '☐');
   const { name, from } = accessibleName(element);
   const labelShown =
     from === 'label' && isLabelShown(element) && (labelFollows(element) || (options.labelWritten?.(name) ?? true));

@@ -273,7 +273,7 @@ function switchField(element: Element, key: string, label: string): Field {
     schema: {
       type: 'boolean',
       ...(label ? { description: label } : {}),
-      ...(checkedState(element) ? { default: true } : {}),
+      ...(checkedState(element) === true ? { default: true } : {}),
     },
     apply: async (value) =>
       (await setChecked(element, Boolean(value))) ? undefined : `${key}: the page did not take the change`,

@@ -19,7 +19,8 @@ export function expectChecked(element: Element, wanted: boolean): Readback {
       return state === undefined || state === wanted;
     };
     if (await stateShown(element, holds)) return undefined;
-    return `${describeElement(element)} is still ${checkedState(element) ? 'checked' : 'unchecked'}: the page did not take the change`;
+    const now = checkedState(element);
+    return `${describeElement(element)} is ${now === 'mixed' ? 'mixed' : now ? 'still checked' : 'still unchecked'}: the page did not take the change`;
   };
 }
 

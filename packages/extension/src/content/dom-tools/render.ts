@@ -5,7 +5,9 @@ import type { HoverRules } from './hover';
 import { accessibleName, clean, isShown, pageText, quoted, shortHref } from './text';
 import { textInvisible } from './visibility';
 
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'svg', 'CANVAS', 'OBJECT', 'HEAD', 'LINK']);
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'CANVAS', 'OBJECT', 'HEAD', 'LINK']);
+/** Inside an SVG drawing, what makes it a widget (a slider's thumb, a rating's stars) rather than a picture. */
+const SVG_WIDGET = '[role], [tabindex], a';
 const BLOCK = new Set([
   'ADDRESS',
   'ARTICLE',
@@ -124,6 +126,8 @@ class Walker {
 
   element(element: Element, onHover: boolean, isRoot: boolean): void {
     if (SKIP.has(element.tagName)) return;
+    // A drawing is read only where it holds a widget: an icon or a chart says nothing a person reads as text.
+    if (element.localName === 'svg' && element.querySelector(SVG_WIDGET) === null) return;
     if (element.getAttribute('aria-hidden') === 'true' || element.hasAttribute('inert')) return;
     if (!isRoot && this.#skip?.(element)) return;
     let hovering = onHover;
@@ -237,8 +241,11 @@ class Walker {
     const container =
       !isTag(element, 'select') &&
       (text.length > MAX_TOKEN_TEXT * 3 ||
-        composedQuery(element, NESTED_CONTROLS) !== undefined ||
-        (blockish && (clean(text).length > MAX_TOKEN_TEXT || composedQueryAll(element, '*').some(isInteractive))));
+        composedQueryAll(element, NESTED_CONTROLS).some(shown) ||
+        (blockish &&
+          (clean(text).length > MAX_TOKEN_TEXT ||
+            // Only controls a person sees inside: a collapsed tree item's hidden group leaves it one named token.
+            composedQueryAll(element, '*').some((inner) => isInteractive(inner) && shown(inner)))));
     const link = isTag(element, 'a') ? shortHref(element) : '';
     // A field's <label> is left out of its token only when it is the text right before it ("Email
     // [textbox …]"): a label placed elsewhere (above a component's placeholder box) names the token.

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { callDomTool, type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
+
+/**
+ * Issue 37: ARIA patterns as the W3C ARIA Practices examples write them (the corpus found each one
+ * missing or misread), in real Chromium, read as a person and Chromium's accessibility tree see them.
+ */
+describe('ARIA patterns the page read must keep', () => {
+  let harness: DomHarness;
+  before(async () => {
+    harness = await startDomHarness();
+  });
+  after(() => harness?.close());
+
+  it('an SVG slider and SVG radios are widgets, not pictures; an icon drawing stays out', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><span id="seek">Seek</span>
+      <svg width="300" height="40"><g role="slider" tabindex="0" aria-valuenow="90" aria-labelledby="seek">
+        <rect width="20" height="20" fill="blue"></rect></g></svg>
+      <div role="radiogroup" aria-label="Rating"><svg width="200" height="40">
+        <g role="radio" aria-checked="false" aria-label="four stars" tabindex="0"><rect x="10" width="20" height="20"></rect></g>
+      </svg></div>
+      <button><svg width="16" height="16"><text y="12">icon text</text></svg>Save</button></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[slider "Seek" = "90" [a-z]\d+\]/, content);
+    assert.match(content, /\[radio ☐ "four stars" [a-z]\d+\]/, content);
+    assert.doesNotMatch(content, /icon text/, 'a drawing with no widget says nothing');
+  });
+
+  it('a tri-state checkbox that is mixed is neither checked nor unchecked: check clicks it', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><div role="checkbox" tabindex="0" aria-checked="mixed" id="all">All condiments</div></main>
+      <script>document.getElementById('all').addEventListener('click', (event) => event.target.setAttribute('aria-checked', 'true'));</script>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[checkbox ◩ \(mixed\) "All condiments" [a-z]\d+\]/, content);
+    const handle = /"All condiments" ([a-z]\d+)\]/.exec(content)?.[1] ?? '';
+    const answer = await callDomTool(page, 'act', { handle, action: 'check' });
+    assert.equal(answer.isError, false, answer.text);
+    assert.match(answer.text, /"done":"checked/);
+    assert.equal(await page.getAttribute('#all', 'aria-checked'), 'true');
+  });
+
+  it('the days of a date picker grid are cells a person clicks, and a grid popup’s rows are selectable', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><table role="grid" aria-label="November 2026"><tbody>
+        <tr><td tabindex="-1" data-date="2026-11-13">13</td><td tabindex="0" data-date="2026-11-14">14</td></tr>
+      </tbody></table>
+      <div role="grid" aria-label="Fruits"><div role="row" aria-selected="false" id="r1"><div role="gridcell">Apple</div><div role="gridcell">Fruit</div></div></div></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[gridcell "13" [a-z]\d+\]/, content);
+    assert.match(content, /\[row "Apple Fruit" [a-z]\d+\]/, content);
+  });
+
+  it('a collapsed tree item is one token named by its own text; its hidden group is not read', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><ul role="tree" aria-label="Files">
+      <li role="treeitem" aria-expanded="false" tabindex="0"><span>Projects</span>
+        <ul role="group" style="display: none"><li role="treeitem" tabindex="-1">project-1.docx</li></ul></li>
+      <li role="treeitem" aria-expanded="false" tabindex="-1"><span>Reports</span>
+        <ul role="group" style="display: none"><li role="treeitem" tabindex="-1">report-1.docx</li></ul></li>
+    </ul></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[treeitem "Projects" \(collapsed\) [a-z]\d+\]/, content);
+    assert.match(content, /\[treeitem "Reports" \(collapsed\) [a-z]\d+\]/, content);
+    assert.doesNotMatch(content, /report-1/, content);
+  });
+});
