@@ -65,4 +65,16 @@ describe('ARIA patterns the page read must keep', () => {
     assert.match(content, /\[treeitem "Reports" \(collapsed\) [a-z]\d+\]/, content);
     assert.doesNotMatch(content, /report-1/, content);
   });
+
+  it('a checkbox nobody labelled is named by its row, as a person reads it; a nameless button is not', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><ul class="todo-list">
+      <li><div class="view"><input class="toggle" type="checkbox"><label>Buy milk</label><button class="destroy"></button></div></li>
+      <li><div class="view"><input class="toggle" type="checkbox"><label>Walk the dog</label><button class="destroy"></button></div></li>
+    </ul></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[checkbox ☐ "Walk the dog" [a-z]\d+\]/, content);
+    assert.match(content, /\[checkbox ☐ "Buy milk" [a-z]\d+\]/, content);
+    assert.doesNotMatch(content, /\[button "Walk the dog"/, content);
+  });
 });

@@ -194,7 +194,10 @@ const FIELD_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
  * aria-label, its <label>, its visible text (buttons, links), title, placeholder. `from` says
  * where it came from, so a reader can leave out a <label> it already shows as text.
  */
-export function accessibleName(element: Element): { name: string; from: 'aria' | 'label' | 'text' | 'title' | '' } {
+export function accessibleName(element: Element): {
+  name: string;
+  from: 'aria' | 'label' | 'text' | 'title' | 'row' | '';
+} {
   const labelledBy = element.getAttribute('aria-labelledby');
   if (labelledBy) {
     const text = labelledBy
@@ -230,7 +233,34 @@ export function accessibleName(element: Element): { name: string; from: 'aria' |
   if (icon) return { name: icon, from: 'text' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
-  return componentLabel(element);
+  const component = componentLabel(element);
+  return component.name ? component : nameFromItsRow(element);
+}
+
+/** Row-like boxes whose text names a nameless control inside them (a todo's checkbox is its row's). */
+const ROW_LIKE = 'li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], [role=article]';
+const CHECKABLE = /^(checkbox|radio|switch)$/;
+/** How far up a nameless control looks for its row. */
+const ROW_LEVELS = 3;
+/** A row whose text is longer than this is a region, not a caption. */
+const ROW_NAME_MAX = 80;
+
+/**
+ * A control nobody named is named by what a person reads beside it: the text of its row (the list
+ * item or table row it sits in, a few levels up at most). The stock TodoMVC checkbox has no label of
+ * its own; its row reads "Walk the dog", and so does the checkbox, so an agent ticks the right one.
+ */
+function nameFromItsRow(element: Element): { name: string; from: 'row' | '' } {
+  // Only a control whose row says what it is about: a box ticks the row; a nameless button's action is unknown.
+  if (!CHECKABLE.test(element.getAttribute('role') ?? (element as HTMLInputElement).type ?? ''))
+    return { name: '', from: '' };
+  let node = element.parentElement;
+  for (let level = 0; node && level < ROW_LEVELS; level++, node = node.parentElement) {
+    if (!node.matches(ROW_LIKE)) continue;
+    const text = visibleText(node, ROW_NAME_MAX + 1);
+    return text && text.length <= ROW_NAME_MAX ? { name: text, from: 'row' } : { name: '', from: '' };
+  }
+  return { name: '', from: '' };
 }
 
 /**
