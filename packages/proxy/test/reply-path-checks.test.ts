@@ -65,7 +65,7 @@ describe('reply path checks', () => {
     const { checks, failed } = rig(calls);
     checks.checkCalls();
     checks.checkCalls();
-    assert.deepEqual(failed, []);
+    assert.equal(failed.length, 0);
     await new Promise((resolve) => setTimeout(resolve, 60));
     checks.checkCalls();
     assert.deepEqual(

@@ -133,6 +133,5 @@ export const Envelope = z.discriminatedUnion('t', [
 ]);
 export type Envelope = z.infer<typeof Envelope>;
 export type AttachEnvelope = z.infer<typeof AttachEnvelope>;
-export type RetireEnvelope = z.infer<typeof RetireEnvelope>;
 export type CallsCheckEnvelope = z.infer<typeof CallsCheckEnvelope>;
 export type ClientsCheckEnvelope = z.infer<typeof ClientsCheckEnvelope>;
