@@ -6,8 +6,9 @@ import { ReplyPathChecks, type WaitingCall } from '../src/core/reply-path';
 import { silentLogger } from '../src/log/logger';
 import type { Envelope } from '../src/wire/envelopes';
 
-function rig(waiting: WaitingCall[]) {
+function rig(waiting: WaitingCall[], alive = true) {
   const sent: Envelope[] = [];
+  const lostNodes: string[] = [];
   const failed: Array<{ id: string; message: string }> = [];
   const pending = new Set(waiting.map((call) => call.id));
   const checks = new ReplyPathChecks({
@@ -16,6 +17,7 @@ function rig(waiting: WaitingCall[]) {
     publish: async (_nodeId, envelope) => {
       sent.push(envelope);
     },
+    isAlive: async () => alive,
     routes: {
       callsWaiting: () => new Map([['browser-node', waiting.filter((call) => pending.has(call.id))]]),
       failCall: (call, _nodeId, message) => {
@@ -25,10 +27,11 @@ function rig(waiting: WaitingCall[]) {
       },
       remoteClients: () => new Map(),
       detachClient: () => undefined,
+      nodeLost: (nodeId) => lostNodes.push(nodeId),
     },
     logger: silentLogger,
   });
-  return { checks, sent, failed, pending };
+  return { checks, sent, failed, pending, lostNodes };
 }
 
 const calls = [
@@ -68,10 +71,21 @@ describe('reply path checks', () => {
     assert.equal(failed.length, 0);
     await new Promise((resolve) => setTimeout(resolve, 60));
     checks.checkCalls();
+    await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(
       failed.map(({ id }) => id),
       ['conn-1:1', 'conn-1:2'],
     );
     assert.match(failed[0]?.message ?? '', /has not confirmed this call for \d+ ms/);
+  });
+
+  it('a silent node whose heartbeat is gone is reported as gone, by liveness, not as a silent link', async () => {
+    const { checks, failed, lostNodes } = rig(calls, false);
+    checks.checkCalls();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    checks.checkCalls();
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(failed, []);
+    assert.deepEqual(lostNodes, ['browser-node']);
   });
 });

@@ -34,8 +34,6 @@ export interface LocalRoutes extends ReplyPathRoutes {
   detachLocal(connectionId: string, fromNode?: string): void;
   /** Nodes that hold the other end of one of our connections. */
   remoteNodes(): Set<string>;
-  /** Ends everything shared with a node that stopped heart-beating. */
-  nodeLost(nodeId: string): void;
 }
 
 export interface ClusterProtocolOptions {
@@ -82,6 +80,10 @@ export class ClusterProtocol {
       nodeId: this.nodeId,
       intervalMs: options.intervalMs,
       publish,
+      isAlive: (nodeId) =>
+        withTimeout(this.cluster.presence.liveNodes([nodeId]), this.connectTimeoutMs, 'Liveness check').then((live) =>
+          live?.has(nodeId),
+        ),
       routes: this.routes,
       logger: this.logger,
     });

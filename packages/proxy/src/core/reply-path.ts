@@ -19,6 +19,8 @@ export interface ReplyPathRoutes {
   remoteClients(): Map<string, string[]>;
   /** Detaches a client its node no longer holds (the detach was lost). */
   detachClient(connectionId: string, nodeId: string): void;
+  /** Ends everything shared with a node that stopped heart-beating. */
+  nodeLost(nodeId: string): void;
 }
 
 export interface ReplyPathOptions {
@@ -26,6 +28,8 @@ export interface ReplyPathOptions {
   /** How often `tick` runs: calls older than this are checked. */
   intervalMs: number;
   publish(nodeId: string, envelope: Envelope): Promise<void>;
+  /** Whether the node still heart-beats; undefined when that cannot be told now. */
+  isAlive(nodeId: string): Promise<boolean | undefined>;
   routes: ReplyPathRoutes;
   logger: LeveledLogger;
 }
@@ -60,8 +64,7 @@ export class ReplyPathChecks {
   private readonly answerTimeoutMs: number;
 
   constructor(private readonly options: ReplyPathOptions) {
-    // Past a dead node's verdict (its heartbeat's TTL of 3 intervals, then a liveness tick): a node that died is
-    // reported as gone, by liveness, and only one that lives but stays silent is reported here.
+    // Past a dead node's heartbeat TTL (3 intervals): a silent node that died is then told apart (silent()).
     this.answerTimeoutMs = options.intervalMs * 5;
   }
 
@@ -76,13 +79,13 @@ export class ReplyPathChecks {
       if (pending && now - pending.sentAt < this.answerTimeoutMs) continue;
       if (pending) {
         this.callChecks.delete(nodeId);
-        this.fail(nodeId, pending.calls, SILENT(Math.round(now - pending.sentAt)));
+        this.silent(nodeId, pending.calls, Math.round(now - pending.sentAt));
         continue;
       }
       const silentSince = this.unpublishedSince.get(nodeId);
       if (silentSince !== undefined && now - silentSince >= this.answerTimeoutMs) {
         this.unpublishedSince.delete(nodeId);
-        this.fail(nodeId, calls, SILENT(Math.round(now - silentSince)));
+        this.silent(nodeId, calls, Math.round(now - silentSince));
         continue;
       }
       const check: CallsCheck = { rid: crypto.randomUUID(), calls, sentAt: now };
@@ -129,6 +132,17 @@ export class ReplyPathChecks {
     if (phantoms.length > 0) {
       this.options.logger.info('cluster.phantom_clients_detached', { node: envelope.from, count: phantoms.length });
     }
+  }
+
+  /** A node that died is reported as gone (its connections end, -32009); one that lives but is silent, here. */
+  private silent(nodeId: string, calls: WaitingCall[], ms: number): void {
+    this.options.isAlive(nodeId).then(
+      (alive) => {
+        if (alive === false) this.options.routes.nodeLost(nodeId);
+        else this.fail(nodeId, calls, SILENT(ms));
+      },
+      () => this.fail(nodeId, calls, SILENT(ms)),
+    );
   }
 
   private fail(nodeId: string, calls: WaitingCall[], message: string): void {
