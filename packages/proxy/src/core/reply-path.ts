@@ -134,14 +134,18 @@ export class ReplyPathChecks {
     }
   }
 
-  /** A node that died is reported as gone (its connections end, -32009); one that lives but is silent, here. */
+  /**
+   * A node that died is reported as gone (its connections end, -32009); one that lives but is silent, here. While
+   * liveness cannot be told (our own link came back moments ago), the calls wait for the next check: liveness
+   * gives its verdict within a heartbeat TTL and 2 s.
+   */
   private silent(nodeId: string, calls: WaitingCall[], ms: number): void {
     this.options.isAlive(nodeId).then(
       (alive) => {
         if (alive === false) this.options.routes.nodeLost(nodeId);
-        else this.fail(nodeId, calls, SILENT(ms));
+        else if (alive === true) this.fail(nodeId, calls, SILENT(ms));
       },
-      () => this.fail(nodeId, calls, SILENT(ms)),
+      () => undefined,
     );
   }
 
