@@ -29,7 +29,19 @@ const IDLE_WANTED = Number(process.env.BENCH_PROXY_IDLE ?? iterations(10_000, 25
 const ADDED_P50_BAR_MS = 0.3;
 const MESSAGES_BAR = 20_000;
 const MEMORY_BAR_BYTES = 1024 ** 3;
-const SERVE_FLAGS = ['--rate', '10000000', '--burst', '10000000', '--max-connections', '30000'];
+const SERVE_FLAGS = [
+  '--rate',
+  '10000000',
+  '--burst',
+  '10000000',
+  '--max-connections',
+  '30000',
+  // Every idle extension is one user's (one token): past the per-user caps.
+  '--max-connections-per-user',
+  '30000',
+  '--max-browsers-per-user',
+  '30000',
+];
 /**
  * Idle extensions authenticate this many at a time: all come from 127.0.0.1, and the proxy lets
  * one address hold only so many sockets still authenticating (HTTP 429 beyond), as it should.

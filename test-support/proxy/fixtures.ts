@@ -47,15 +47,20 @@ export interface ExtensionClient {
   userId: string;
 }
 
-/** Opens /extension and answers the proxy's authenticate request (with the token's browser twin). */
+/**
+ * Opens /extension and answers the proxy's authenticate request (with the token's browser twin). With `instance`,
+ * the browser keeps the same id at every connection, as tabmcp's extension does.
+ */
 export async function connectExtension(
   proxy: { url: string },
   token: string,
   name = 'Chrome 141',
+  instance?: string,
 ): Promise<ExtensionClient> {
   const socket = await TestSocket.open(`${proxy.url}/extension`);
   const request = await socket.next();
-  socket.send({ jsonrpc: '2.0', id: request.id, result: { name, accessToken: await browserToken(token) } });
+  const accessToken = await browserToken(token);
+  socket.send({ jsonrpc: '2.0', id: request.id, result: { name, accessToken, ...(instance ? { instance } : {}) } });
   const authenticated = await socket.next();
   const params = authenticated.params as { user_id: string; extension_id: string };
   return { socket, extensionId: params.extension_id, userId: params.user_id };

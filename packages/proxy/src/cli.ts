@@ -27,6 +27,8 @@ serve flags (override the config file):
   --max-message-bytes <n>    per-message cap (default 1048576)
   --rate <n> --burst <n>     per-connection token bucket (default 200/s, burst 400)
   --handshake-timeout-ms <n> --call-timeout-ms <n> --ping-interval-ms <n> --max-connections <n>
+  --max-connections-per-user <n>  authenticated sockets of one user, both roles (default 256)
+  --max-browsers-per-user <n>     of which browsers (default 32)
   --log-level <debug|info|warn|error|silent>
 `;
 
@@ -70,6 +72,8 @@ async function serve(args: string[]): Promise<number> {
       'call-timeout-ms': string,
       'ping-interval-ms': string,
       'max-connections': string,
+      'max-connections-per-user': string,
+      'max-browsers-per-user': string,
     },
   });
   const proxy = await startProxy(resolveServeOptions(values as ServeFlags));

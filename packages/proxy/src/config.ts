@@ -43,6 +43,8 @@ export const ConfigFile = z.strictObject({
       maxInFlightPerClient: Positive.optional(),
       pingIntervalMs: Positive.optional(),
       maxConnections: Positive.optional(),
+      maxConnectionsPerUser: Positive.optional(),
+      maxBrowsersPerUser: Positive.optional(),
       maxUnauthenticated: Positive.optional(),
       maxUnauthenticatedPerSource: Positive.optional(),
       maxUnauthenticatedMessageBytes: Positive.optional(),
@@ -80,6 +82,8 @@ export interface ServeFlags {
   'call-timeout-ms'?: string;
   'ping-interval-ms'?: string;
   'max-connections'?: string;
+  'max-connections-per-user'?: string;
+  'max-browsers-per-user'?: string;
 }
 
 export const DEFAULT_PORT = 8787;
@@ -138,6 +142,8 @@ export function resolveServeOptions(flags: ServeFlags, env: NodeJS.ProcessEnv = 
       callTimeoutMs: num(flags['call-timeout-ms'], 'call-timeout-ms'),
       pingIntervalMs: num(flags['ping-interval-ms'], 'ping-interval-ms'),
       maxConnections: num(flags['max-connections'], 'max-connections'),
+      maxConnectionsPerUser: num(flags['max-connections-per-user'], 'max-connections-per-user'),
+      maxBrowsersPerUser: num(flags['max-browsers-per-user'], 'max-browsers-per-user'),
     }),
   };
   const logLevel = flags['log-level'] ?? file.logLevel;

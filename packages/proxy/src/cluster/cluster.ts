@@ -13,12 +13,31 @@ export interface ExtensionRecord {
    * older instance, which let role-less tokens register) are never listed or routed to.
    */
   role: 'extension';
+  /**
+   * The browser session on `nodeId` that owns the record, random per authenticated socket. Browser ids are stable
+   * across reconnects, so every delete and every re-announce is conditional on it: a late write of an old
+   * session never touches the record of the newer one (issue 39 Q1).
+   */
+  session: string;
+  /**
+   * Order of the announcements of this browser id, given by the store: a session announced later always has a
+   * larger one, whichever instance announced it; 0 until the store has given one.
+   */
+  epoch: number;
+}
+
+/** What an announcement did to the record that was there. */
+export interface AnnounceOutcome {
+  /** The record of another session that this one replaced: that session is retired on its node. */
+  replaced?: ExtensionRecord;
 }
 
 /** Which extensions of which user live on which node. */
 export interface PresenceStore {
-  announce(record: ExtensionRecord): Promise<void>;
-  withdraw(userId: string, extensionId: string): Promise<void>;
+  /** A session that just authenticated: it becomes the record whatever was there (it is the newest). */
+  announce(record: ExtensionRecord): Promise<AnnounceOutcome>;
+  /** Removes the record only while `session` still owns it. */
+  withdraw(userId: string, extensionId: string, session: string): Promise<void>;
   /** The user's extensions on nodes that are alive. */
   list(userId: string): Promise<ExtensionRecord[]>;
   find(userId: string, extensionId: string): Promise<ExtensionRecord | undefined>;
@@ -44,7 +63,7 @@ export interface Cluster {
   readonly bus: Bus;
   /** Starts heartbeats and delivery of this node's envelopes. */
   join(nodeId: string, deliver: (envelope: Envelope) => void): Promise<void>;
-  /** Graceful exit: stops heartbeats, withdraws the node. Idempotent. */
+  /** Graceful exit: stops heartbeats, withdraws the node's own records. Idempotent. */
   leave(): Promise<void>;
   /** For /health. */
   state(): 'up' | 'down';
@@ -53,4 +72,11 @@ export interface Cluster {
    * published while it was closed is lost, so calls waiting on another node are answered then.
    */
   onLinkLost(listener: () => void): void;
+  /** Calls `listener` each time a connection to the other nodes is ready again: what failed meanwhile is retried. */
+  onLinkReady(listener: () => void): void;
+  /**
+   * Calls `listener` when a record this node announced turns out to belong to a newer session elsewhere (found when
+   * the node writes its records again): the local session is stale and is retired.
+   */
+  onSuperseded(listener: (record: ExtensionRecord) => void): void;
 }

@@ -1,5 +1,5 @@
 import type { Envelope } from '../wire/envelopes';
-import type { Cluster, ExtensionRecord } from './cluster';
+import type { AnnounceOutcome, Cluster, ExtensionRecord } from './cluster';
 
 /**
  * In-process stand-in for Redis: several proxy cores in one process can share a hub (tests, embedding);
@@ -8,6 +8,8 @@ import type { Cluster, ExtensionRecord } from './cluster';
 export class MemoryClusterHub {
   private readonly nodes = new Map<string, (envelope: Envelope) => void>();
   private readonly users = new Map<string, Map<string, ExtensionRecord>>();
+  /** The same order as Redis's epochs: a later announcement always has a larger one. */
+  private lastEpoch = 0;
 
   node(): Cluster {
     return new MemoryClusterNode(this);
@@ -47,6 +49,12 @@ export class MemoryClusterHub {
   }
 
   /** @internal */
+  nextEpoch(): number {
+    this.lastEpoch += 1;
+    return this.lastEpoch;
+  }
+
+  /** @internal */
   deliver(nodeId: string, envelope: Envelope): boolean {
     const target = this.nodes.get(nodeId);
     if (!target) return false;
@@ -61,11 +69,16 @@ class MemoryClusterNode implements Cluster {
   constructor(private readonly hub: MemoryClusterHub) {}
 
   readonly presence = {
-    announce: async (record: ExtensionRecord) => {
-      this.hub.records(record.userId, true)?.set(record.extensionId, { ...record });
+    // One process, no await between the check and the write: each of these is atomic, as the Redis scripts are.
+    announce: async (record: ExtensionRecord): Promise<AnnounceOutcome> => {
+      const records = this.hub.records(record.userId, true);
+      const previous = records?.get(record.extensionId);
+      records?.set(record.extensionId, { ...record, epoch: this.hub.nextEpoch() });
+      return previous && previous.session !== record.session ? { replaced: { ...previous } } : {};
     },
-    withdraw: async (userId: string, extensionId: string) => {
-      this.hub.records(userId, false)?.delete(extensionId);
+    withdraw: async (userId: string, extensionId: string, session: string) => {
+      const records = this.hub.records(userId, false);
+      if (records?.get(extensionId)?.session === session) records.delete(extensionId);
     },
     list: async (userId: string) => {
       const records = this.hub.records(userId, false);
@@ -100,6 +113,10 @@ class MemoryClusterNode implements Cluster {
     return 'up';
   }
 
-  /** In one process the link never closes. */
+  /** In one process the link never closes, never comes back, and nothing written is ever lost. */
   onLinkLost(): void {}
+
+  onLinkReady(): void {}
+
+  onSuperseded(): void {}
 }

@@ -1,10 +1,15 @@
 import { toProtocolError } from '@tabmcp/protocol';
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { LeveledLogger } from '../log/logger';
 import { RedisLink } from '../redis/redis-link';
 import { Envelope } from '../wire/envelopes';
-import type { Cluster, ExtensionRecord } from './cluster';
+import type { AnnounceOutcome, Cluster, ExtensionRecord } from './cluster';
+import { ANNOUNCE, FORGET_NODE, REMOVE_NODE_RECORDS, REMOVE_STALE, WITHDRAW } from './presence-scripts';
+
+type WriteResult =
+  | { kind: 'ok'; replaced: ExtensionRecord | undefined }
+  | { kind: 'superseded'; current: ExtensionRecord | undefined };
 
 export interface RedisClusterOptions {
   url: string;
@@ -23,48 +28,23 @@ const Record_ = z.object({
   nodeId: z.string(),
   connectedAt: z.number(),
   role: z.literal('extension'),
+  // An older instance wrote neither: its record is listed, and any newer session replaces it.
+  session: z.string().default(''),
+  epoch: z.number().default(0),
 });
 
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
 /**
- * Removes the fields of one user's hash whose record names the dead node (KEYS[1] the hash, KEYS[2] the node's
- * heartbeat key, ARGV[1] the node), unless the node came back meanwhile: a node that only stalled past its TTL
- * writes its heartbeat, then its records again, and no later step of a sweep may take them.
- */
-const REMOVE_NODE_RECORDS = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local fields = redis.call('HGETALL', KEYS[1])
-local removed = 0
-for i = 1, #fields, 2 do
-  local ok, record = pcall(cjson.decode, fields[i + 1])
-  if ok and type(record) == 'table' and record.nodeId == ARGV[1] then
-    redis.call('HDEL', KEYS[1], fields[i])
-    removed = removed + 1
-  end
-end
-return removed`;
-
-/**
- * Drops a dead node's index and its place in the node list (KEYS: heartbeat, index, list; ARGV[1] the node) and
- * returns the users it had announced for, whose records are removed next; nothing, if the node came back.
- */
-const FORGET_NODE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
-local users = redis.call('SMEMBERS', KEYS[2])
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[1])
-return users`;
-
-/**
  * Presence and bus on Redis.
  * - `<prefix>node:<nodeId>`: heartbeat key with a TTL; its absence means the node is dead.
- * - `<prefix>user:<userId>`: hash extensionId → record.
+ * - `<prefix>user:<userId>`: hash extensionId → record, owned by one browser session (`session`, `epoch`).
+ *   Every write to it is a script of presence-scripts.ts that checks the owner in the same step.
  * - `<prefix>nodes`: every node that joined and has not left; `<prefix>node-users:<nodeId>`: the users it announced
  *   for. At each heartbeat every live node sweeps the nodes whose heartbeat key expired: their records go
  *   within a TTL and a heartbeat of a crash, whether or not anyone lists (issue 27 P11).
  * - `<prefix>bus:<nodeId>`: pub/sub channel of each node's envelopes.
- * Redis may restart empty: each node remembers what it announced and writes it again on reconnect.
+ * Redis may restart empty: each node remembers what it announced and writes it again on reconnect, conditionally.
  */
 export class RedisCluster implements Cluster {
   private readonly link: RedisLink;
@@ -73,14 +53,19 @@ export class RedisCluster implements Cluster {
   private readonly heartbeatMs: number;
   private readonly ttlMs: number;
   private readonly logger: LeveledLogger;
+  /** This node's records by browser id, with the epoch Redis gave them (0 while not written yet). */
   private readonly announced = new Map<string, ExtensionRecord>();
-  /** Withdrawals that failed while Redis was away, retried on reconnect. */
-  private readonly withdrawals = new Map<string, string>();
+  /** Withdrawals that failed while Redis was away, by browser id: retried on reconnect, owner-checked. */
+  private readonly withdrawals = new Map<string, { userId: string; session: string }>();
   private nodeId: string | undefined;
   private deliver: ((envelope: Envelope) => void) | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private leaving: Promise<void> | undefined;
+  private reannouncing: Promise<void> | undefined;
+  private reannounceAgain = false;
   private readonly linkLostListeners: Array<() => void> = [];
+  private readonly linkReadyListeners: Array<() => void> = [];
+  private readonly supersededListeners: Array<(record: ExtensionRecord) => void> = [];
 
   constructor(options: RedisClusterOptions) {
     this.prefix = options.keyPrefix ?? 'tabmcp:proxy:';
@@ -97,8 +82,15 @@ export class RedisCluster implements Cluster {
     const onLost = () => {
       for (const listener of this.linkLostListeners) listener();
     };
-    this.link = new RedisLink({ ...common, role: 'commands', onReady: () => void this.reannounce() });
-    this.subscriberLink = new RedisLink({ ...common, role: 'subscriber', onLost });
+    // Either link back: write our records again (a retirement sent to us meanwhile may be lost; the conditional
+    // write finds it out), then let the core retry what failed.
+    const onReady = () => {
+      void this.reannounce().finally(() => {
+        for (const listener of this.linkReadyListeners) listener();
+      });
+    };
+    this.link = new RedisLink({ ...common, role: 'commands', onReady });
+    this.subscriberLink = new RedisLink({ ...common, role: 'subscriber', onLost, onReady });
     this.subscriberLink.client.on('message', (_channel: string, message: string) => this.onMessage(message));
   }
 
@@ -107,28 +99,19 @@ export class RedisCluster implements Cluster {
   }
 
   readonly presence = {
-    announce: async (record: ExtensionRecord): Promise<void> => {
-      this.announced.set(record.extensionId, record);
+    announce: async (record: ExtensionRecord): Promise<AnnounceOutcome> => {
+      const mine = { ...record, epoch: 0 };
+      this.announced.set(record.extensionId, mine);
       this.withdrawals.delete(record.extensionId);
-      // All or nothing, with the node's index and its place in the node list (a sweep may have dropped this node
-      // while it stalled): a record that no sweep can find would outlive a crash between the writes.
-      await this.atomically((writes) =>
-        writes
-          .sadd(this.nodesKey(), record.nodeId)
-          .sadd(this.nodeUsersKey(record.nodeId), record.userId)
-          .hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record)),
-      );
+      const result = await this.writeRecord(mine, 'new');
+      return result.kind === 'ok' ? { replaced: result.replaced } : {};
     },
-    withdraw: async (userId: string, extensionId: string): Promise<void> => {
-      this.announced.delete(extensionId);
+    withdraw: async (userId: string, extensionId: string, session: string): Promise<void> => {
+      if (this.announced.get(extensionId)?.session === session) this.announced.delete(extensionId);
       try {
-        // Ids are stable across reconnects: a newer connection of this browser on another
-        // instance owns the record now, and is not withdrawn with the old one.
-        const current = parseRecord((await this.commands.hget(this.userKey(userId), extensionId)) ?? '');
-        if (current && current.nodeId !== this.nodeId) return;
-        await this.commands.hdel(this.userKey(userId), extensionId);
+        await this.commands.eval(WITHDRAW, 1, this.userKey(userId), extensionId, session);
       } catch (error) {
-        this.withdrawals.set(extensionId, userId);
+        this.withdrawals.set(extensionId, { userId, session });
         throw error;
       }
     },
@@ -142,9 +125,9 @@ export class RedisCluster implements Cluster {
       const live = await this.existingNodes([...new Set(records.map((record) => record.nodeId))]);
       const stale = records.filter((record) => !live.has(record.nodeId));
       if (stale.length > 0 && this.trustworthy()) {
-        void this.commands
-          .hdel(this.userKey(userId), ...stale.map((record) => record.extensionId))
-          .catch(() => undefined);
+        const keys = [this.userKey(userId), ...stale.map((record) => this.nodeKey(record.nodeId))];
+        const owners = stale.flatMap((record) => [record.extensionId, record.session]);
+        void this.commands.eval(REMOVE_STALE, keys.length, ...keys, ...owners).catch(() => undefined);
       }
       return records.filter((record) => live.has(record.nodeId));
     },
@@ -170,6 +153,9 @@ export class RedisCluster implements Cluster {
   async join(nodeId: string, deliver: (envelope: Envelope) => void): Promise<void> {
     this.nodeId = nodeId;
     this.deliver = deliver;
+    // Named, so an operator (and the chaos test) can tell the nodes' connections apart in CLIENT LIST.
+    this.link.name(`tabmcp-proxy:commands:${nodeId}`);
+    this.subscriberLink.name(`tabmcp-proxy:subscriber:${nodeId}`);
     await Promise.all([this.link.connect(), this.subscriberLink.connect()]);
     // ioredis subscribes again by itself after every reconnect.
     await this.subscriberLink.client.subscribe(this.channel(nodeId));
@@ -186,13 +172,14 @@ export class RedisCluster implements Cluster {
       if (nodeId !== undefined && this.link.isReady) {
         const byUser = new Map<string, string[]>();
         for (const record of this.announced.values()) {
-          byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.extensionId]);
+          byUser.set(record.userId, [...(byUser.get(record.userId) ?? []), record.extensionId, record.session]);
         }
         const writes: Promise<unknown>[] = [
           this.commands.del(this.nodeKey(nodeId), this.nodeUsersKey(nodeId)),
           this.commands.srem(this.nodesKey(), nodeId),
         ];
-        for (const [userId, ids] of byUser) writes.push(this.commands.hdel(this.userKey(userId), ...ids));
+        for (const [userId, owners] of byUser)
+          writes.push(this.commands.eval(WITHDRAW, 1, this.userKey(userId), ...owners));
         await Promise.allSettled(writes);
       }
       this.announced.clear();
@@ -203,6 +190,14 @@ export class RedisCluster implements Cluster {
 
   onLinkLost(listener: () => void): void {
     this.linkLostListeners.push(listener);
+  }
+
+  onLinkReady(listener: () => void): void {
+    this.linkReadyListeners.push(listener);
+  }
+
+  onSuperseded(listener: (record: ExtensionRecord) => void): void {
+    this.supersededListeners.push(listener);
   }
 
   state(): 'up' | 'down' {
@@ -278,30 +273,78 @@ export class RedisCluster implements Cluster {
     }
   }
 
-  /** Runs the writes as one MULTI/EXEC: Redis applies all of them or, if this process dies first, none. */
-  private async atomically(build: (writes: ChainableCommander) => ChainableCommander): Promise<void> {
-    const results = await build(this.commands.multi()).exec();
-    const failed = results?.find(([error]) => error !== null)?.[0];
-    if (failed) throw failed;
-    if (results === null) throw new Error('Redis discarded the transaction');
+  /** One ANNOUNCE: the record with its node's index, owner-checked (presence-scripts.ts). */
+  private async writeRecord(record: ExtensionRecord, mode: 'new' | 'again'): Promise<WriteResult> {
+    const { epoch: _unwritten, ...fields } = record;
+    const reply: unknown = await this.commands.eval(
+      ANNOUNCE,
+      3,
+      this.userKey(record.userId),
+      this.nodesKey(),
+      this.nodeUsersKey(record.nodeId),
+      record.extensionId,
+      JSON.stringify(fields),
+      mode,
+      record.session,
+      String(record.epoch),
+      record.nodeId,
+      record.userId,
+    );
+    const [kind, first, second] = Array.isArray(reply) ? reply.map(String) : [];
+    if (kind === 'superseded') {
+      if (this.announced.get(record.extensionId) === record) this.announced.delete(record.extensionId);
+      return { kind, current: parseRecord(first) };
+    }
+    if (kind !== 'ok') throw new Error('Redis answered the presence write with something unexpected');
+    record.epoch = Number(first);
+    return { kind, replaced: parseRecord(second) };
   }
 
-  private async reannounce(): Promise<void> {
+  /**
+   * Writes every record this node holds again (Redis restarted, a link came back, or a sweep took them), each only
+   * where no newer session of the browser owns it, and the withdrawals that failed meanwhile, each only where the
+   * withdrawn session still owns it. A record that lost tells the core to retire its stale session.
+   */
+  private reannounce(): Promise<void> {
+    // One at a time; a request while one runs runs once more after it (a link may have come back meanwhile).
+    if (this.reannouncing) {
+      this.reannounceAgain = true;
+      return this.reannouncing;
+    }
+    this.reannouncing = (async () => {
+      do {
+        this.reannounceAgain = false;
+        await this.writeAllAgain();
+      } while (this.reannounceAgain);
+    })().finally(() => {
+      this.reannouncing = undefined;
+    });
+    return this.reannouncing;
+  }
+
+  private async writeAllAgain(): Promise<void> {
     const nodeId = this.nodeId;
-    if (nodeId === undefined || this.leaving) return;
+    if (nodeId === undefined || this.leaving || !this.link.isReady) return;
     try {
-      await this.atomically((writes) => {
-        writes.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs);
-        writes.sadd(this.nodesKey(), nodeId);
-        for (const record of this.announced.values()) {
-          writes.sadd(this.nodeUsersKey(nodeId), record.userId);
-          writes.hset(this.userKey(record.userId), record.extensionId, JSON.stringify(record));
-        }
-        for (const [extensionId, userId] of this.withdrawals) writes.hdel(this.userKey(userId), extensionId);
-        return writes;
-      });
-      this.withdrawals.clear();
-      this.logger.info('redis.reannounced', { extensions: this.announced.size });
+      await this.commands.set(this.nodeKey(nodeId), JSON.stringify({ nodeId, at: Date.now() }), 'PX', this.ttlMs);
+      await this.commands.sadd(this.nodesKey(), nodeId);
+      const results = await Promise.all(
+        [...this.announced.values()].map(async (record) => ({
+          record,
+          result: await this.writeRecord(record, 'again'),
+        })),
+      );
+      for (const [extensionId, { userId, session }] of [...this.withdrawals]) {
+        await this.commands.eval(WITHDRAW, 1, this.userKey(userId), extensionId, session);
+        this.withdrawals.delete(extensionId);
+      }
+      let superseded = 0;
+      for (const { record, result } of results) {
+        if (result.kind !== 'superseded') continue;
+        superseded++;
+        for (const listener of this.supersededListeners) listener(record);
+      }
+      this.logger.info('redis.reannounced', { extensions: this.announced.size, superseded });
     } catch (error) {
       this.logger.warn('redis.reannounce_failed', { error: toProtocolError(error).message });
     }

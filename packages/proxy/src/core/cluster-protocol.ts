@@ -1,17 +1,27 @@
 import { ErrorCode, PendingRequests, ProtocolError, toProtocolError } from '@tabmcp/protocol';
-import type { Cluster } from '../cluster/cluster';
+import type { Cluster, ExtensionRecord } from '../cluster/cluster';
 import type { LeveledLogger } from '../log/logger';
-import type { AttachEnvelope, Envelope } from '../wire/envelopes';
+import type { AttachEnvelope, CallsCheckEnvelope, ClientsCheckEnvelope, Envelope } from '../wire/envelopes';
 import type { ExtensionSession } from './extension-session';
 import type { McpSession } from './mcp-session';
-import { notificationFrame, requestFrame } from './outgoing';
+import { notificationFrame } from './outgoing';
+import { ReplyPathChecks, type ReplyPathRoutes } from './reply-path';
 import type { AttachOutcome, AttachRequest, CallOutcome } from './session';
+import { UndeliveredReplies } from './undelivered-replies';
 import { withTimeout } from './with-timeout';
 
 export const NOT_FOUND = 'Extension not found or not accessible';
 
+/** Clients check on their browsers' nodes every this many ticks (and after each outage). */
+const CLIENT_CHECK_EVERY = 5;
+/** A retirement that could not be published is tried again this long: past it, the stale socket's pings ended it. */
+const RETIRE_RETRY_MS = 60_000;
+const MAX_RETIREMENTS = 10_000;
+
 /** What the cluster protocol reads and changes in the local routing table (ProxyCore). */
-export interface LocalRoutes {
+export interface LocalRoutes extends ReplyPathRoutes {
+  /** Closes the local session of this browser if it is still the named one: a newer one registered elsewhere. */
+  retireLocal(userId: string, extensionId: string, session: string): void;
   /** The authenticated extension whose socket is on this node. */
   extension(extensionId: string): ExtensionSession | undefined;
   /** The local extension a connection is attached to (the client may be on any node). */
@@ -24,8 +34,6 @@ export interface LocalRoutes {
   detachLocal(connectionId: string, fromNode?: string): void;
   /** Nodes that hold the other end of one of our connections. */
   remoteNodes(): Set<string>;
-  /** Ends everything shared with a node that stopped heart-beating. */
-  nodeLost(nodeId: string): void;
 }
 
 export interface ClusterProtocolOptions {
@@ -34,6 +42,8 @@ export interface ClusterProtocolOptions {
   logger: LeveledLogger;
   /** Deadline of an attach answered by another node and of presence look-ups. */
   connectTimeoutMs: number;
+  /** How often `tick` runs (liveness of nodes and of the reply path). */
+  intervalMs: number;
   routes: LocalRoutes;
 }
 
@@ -51,6 +61,12 @@ export class ClusterProtocol {
   private readonly pendingAttaches = new PendingRequests<AttachOutcome>();
   private livenessRunning = false;
   private leaving = false;
+  /** Replies the browsers here gave that could not be published yet (issue 39 Q2). */
+  private readonly undelivered: UndeliveredReplies;
+  private readonly checks: ReplyPathChecks;
+  /** Retirements whose publish failed, by node, browser and session: tried again at each tick. */
+  private readonly retirements = new Map<string, { nodeId: string; record: ExtensionRecord; since: number }>();
+  private ticks = 0;
 
   constructor(options: ClusterProtocolOptions) {
     this.nodeId = options.nodeId;
@@ -58,10 +74,51 @@ export class ClusterProtocol {
     this.logger = options.logger;
     this.routes = options.routes;
     this.connectTimeoutMs = options.connectTimeoutMs;
+    const publish = (nodeId: string, envelope: Envelope) => this.publish(nodeId, envelope);
+    this.undelivered = new UndeliveredReplies(publish);
+    this.checks = new ReplyPathChecks({
+      nodeId: this.nodeId,
+      intervalMs: options.intervalMs,
+      publish,
+      isAlive: (nodeId) =>
+        withTimeout(this.cluster.presence.liveNodes([nodeId]), this.connectTimeoutMs, 'Liveness check').then((live) =>
+          live?.has(nodeId),
+        ),
+      routes: this.routes,
+      logger: this.logger,
+    });
   }
 
   join(): Promise<void> {
+    // A link back: what could not be sent meanwhile goes now, and the clients a lost detach left behind are found.
+    this.cluster.onLinkReady(() => {
+      void this.undelivered.flush();
+      this.retryRetirements();
+      this.checks.checkClients();
+    });
     return this.cluster.join(this.nodeId, (envelope) => this.receive(envelope));
+  }
+
+  /** Runs every `intervalMs`: node liveness, the reply path's checks, and the retries of what failed. */
+  tick(): void {
+    if (this.leaving) return;
+    this.ticks++;
+    void this.checkLiveness();
+    if (this.undelivered.size > 0) void this.undelivered.flush();
+    this.retryRetirements();
+    this.checks.checkCalls();
+    if (this.ticks % CLIENT_CHECK_EVERY === 0) this.checks.checkClients();
+  }
+
+  /** Tells `nodeId` that a newer session of this browser replaced `record`'s; retried while it cannot be sent. */
+  retire(nodeId: string, record: ExtensionRecord): void {
+    const key = `${nodeId}\u0000${record.extensionId}\u0000${record.session}`;
+    this.retirements.set(key, { nodeId, record, since: performance.now() });
+    if (this.retirements.size > MAX_RETIREMENTS) {
+      const oldest = this.retirements.keys().next().value;
+      if (oldest !== undefined) this.retirements.delete(oldest);
+    }
+    this.sendRetirement(key);
   }
 
   /** Fails the attaches still waiting for another node, then leaves the cluster. */
@@ -117,13 +174,12 @@ export class ClusterProtocol {
     });
   }
 
+  /** A browser's answer for a client on `nodeId`: held and sent again if it cannot be published now (Q2). */
   reply(nodeId: string, connectionId: string, mappedId: string, outcome: CallOutcome): void {
-    this.publishQuietly(
-      nodeId,
-      outcome.error
-        ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
-        : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result },
-    );
+    const envelope: Envelope = outcome.error
+      ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
+      : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result };
+    this.publish(nodeId, envelope).catch(() => this.undelivered.hold(nodeId, envelope));
   }
 
   notify(nodeId: string, connectionIds: string[], method: string, params: unknown): void {
@@ -135,7 +191,7 @@ export class ClusterProtocol {
   }
 
   /** Ends every connection shared with a node that stopped heart-beating. */
-  async checkLiveness(): Promise<void> {
+  private async checkLiveness(): Promise<void> {
     if (this.livenessRunning) return;
     const remote = this.routes.remoteNodes();
     if (remote.size === 0) return;
@@ -211,7 +267,71 @@ export class ClusterProtocol {
           this.routes.connection(connectionId)?.linkEnded(connectionId, envelope.reason);
         }
         return;
+      case 'retire':
+        this.routes.retireLocal(envelope.userId, envelope.extensionId, envelope.session);
+        return;
+      case 'calls-check':
+        void this.onCallsCheck(envelope);
+        return;
+      case 'calls-held':
+        this.checks.callsHeld(envelope);
+        return;
+      case 'clients-check':
+        this.onClientsCheck(envelope);
+        return;
+      case 'clients-held':
+        this.checks.clientsHeld(envelope);
+        return;
     }
+  }
+
+  /**
+   * Which of the asking node's calls the browsers here still work on. Held replies go first: the answer must leave
+   * after every reply given before it, or the asking node would take an answered call for a lost one.
+   */
+  private async onCallsCheck(envelope: CallsCheckEnvelope): Promise<void> {
+    await this.undelivered.flush();
+    const held: string[] = [];
+    for (const { connectionId, id } of envelope.calls) {
+      const extension = this.routes.attachedExtension(connectionId);
+      if (extension?.attached.get(connectionId)?.nodeId !== envelope.from) continue;
+      if (extension.stillAsked(connectionId, [id]).length > 0) held.push(id);
+    }
+    this.publishQuietly(envelope.from, { t: 'calls-held', from: this.nodeId, rid: envelope.rid, held });
+  }
+
+  /** Which of these connections of ours (attached to browsers on the asking node) still exist here. */
+  private onClientsCheck(envelope: ClientsCheckEnvelope): void {
+    const held = envelope.connectionIds.filter((connectionId) => {
+      const session = this.routes.connection(connectionId);
+      return session !== undefined && (session.link === undefined || session.link.nodeId === envelope.from);
+    });
+    this.publishQuietly(envelope.from, { t: 'clients-held', from: this.nodeId, rid: envelope.rid, held });
+  }
+
+  private retryRetirements(): void {
+    const tooOld = performance.now() - RETIRE_RETRY_MS;
+    for (const [key, retirement] of this.retirements) {
+      if (retirement.since < tooOld) this.retirements.delete(key);
+      else this.sendRetirement(key);
+    }
+  }
+
+  private sendRetirement(key: string): void {
+    const retirement = this.retirements.get(key);
+    if (!retirement) return;
+    const { nodeId, record } = retirement;
+    const envelope: Envelope = {
+      t: 'retire',
+      from: this.nodeId,
+      userId: record.userId,
+      extensionId: record.extensionId,
+      session: record.session,
+    };
+    this.publish(nodeId, envelope).then(
+      () => this.retirements.delete(key),
+      () => undefined,
+    );
   }
 
   private onAttach(envelope: AttachEnvelope): void {
@@ -272,11 +392,8 @@ export class ClusterProtocol {
       );
       return;
     }
-    extension.send(
-      envelope.id === undefined
-        ? notificationFrame(envelope.method, envelope.params)
-        : requestFrame(envelope.id, envelope.method, envelope.params),
-    );
+    if (envelope.id === undefined) extension.send(notificationFrame(envelope.method, envelope.params));
+    else extension.ask(envelope.connectionId, envelope.id, envelope.method, envelope.params);
   }
 
   private publish(nodeId: string, envelope: Envelope): Promise<void> {

@@ -22,6 +22,8 @@ export interface ExtensionSessionHost {
   readonly limits: Limits;
   readonly logger: LeveledLogger;
   readonly verifier: TokenVerifier;
+  /** Takes one of the user's slots (per-user caps), or says why not. */
+  admitExtension(session: ExtensionSession, userId: string, extensionId: string): string | undefined;
   extensionAuthenticated(session: ExtensionSession): void;
   /** Called once per session, authenticated or not. */
   extensionClosed(session: ExtensionSession, reason: string): void;
@@ -30,6 +32,12 @@ export interface ExtensionSessionHost {
 }
 
 type State = 'awaiting-auth' | 'verifying' | 'ready' | 'closed';
+
+/**
+ * Requests asked of one browser and not answered yet, counted across its clients. Past this many the oldest are
+ * forgotten: their answers then count against the rate limit like any unsolicited frame.
+ */
+const MAX_ASKED = 100_000;
 
 /**
  * One extension socket. The extension is passive (docs/requirements.md#remote-proxy): the proxy asks it to authenticate,
@@ -41,6 +49,11 @@ export class ExtensionSession implements Session {
   name = '';
   /** MCP connections attached to this extension, by connection id. */
   readonly attached = new Map<string, AttachedClient>();
+  /** Owns this browser's presence record while it is the newest session of its id (cluster.ts). */
+  readonly sessionId = crypto.randomUUID();
+  /** Mapped ids of the requests forwarded to it and not answered yet, by connection (insertion order is age). */
+  private readonly asked = new Map<string, Set<string>>();
+  private askedCount = 0;
   private state: State = 'awaiting-auth';
   private readonly bucket: TokenBucket;
   private handshakeTimer: NodeJS.Timeout | undefined;
@@ -79,18 +92,16 @@ export class ExtensionSession implements Session {
       return;
     }
     const frame = decoded.value;
-    // Replies count too (issue 26: each fake reply to a client on another instance was a Redis PUBLISH);
-    // the authenticate answer does not. An honest extension replies no faster than it is asked.
-    if (frame.method === undefined && this.state !== 'ready') {
-      this.onResponse(frame);
+    // The limit is on the asking, not the answering (issue 39 Q3): the answer to a request the proxy forwarded
+    // always goes through, however many clients share the browser. Anything else counts (issue 26: each fake
+    // reply to a client on another instance was a Redis PUBLISH), the authenticate answer excepted.
+    if (frame.method === undefined) {
+      if (this.state !== 'ready' || this.wasAsked(frame.id) || this.bucket.take()) this.onResponse(frame);
+      else this.rateLimited(undefined);
       return;
     }
     if (!this.bucket.take()) {
-      this.rateLimited(frame.method === undefined ? undefined : frame.id);
-      return;
-    }
-    if (frame.method === undefined) {
-      this.onResponse(frame);
+      this.rateLimited(frame.id);
       return;
     }
     // Extensions are passive: their requests are refused, their notifications go to attached clients.
@@ -139,6 +150,55 @@ export class ExtensionSession implements Session {
     if (this.state !== 'closed') this.peer.send(frame);
   }
 
+  /** Forwards a client's request, remembering it was asked: its answer is exempt from the rate limit. */
+  ask(connectionId: string, mappedId: string, method: string, params: unknown): void {
+    if (this.state === 'closed') return;
+    let ids = this.asked.get(connectionId);
+    if (!ids) {
+      ids = new Set();
+      this.asked.set(connectionId, ids);
+    }
+    if (!ids.has(mappedId)) {
+      ids.add(mappedId);
+      this.askedCount++;
+      if (this.askedCount > MAX_ASKED) this.forgetOldestAsked();
+    }
+    this.peer.send(requestFrame(mappedId, method, params));
+  }
+
+  /** Which of these requests of a connection it has been asked and not answered yet. */
+  stillAsked(connectionId: string, mappedIds: readonly string[]): string[] {
+    const ids = this.asked.get(connectionId);
+    return ids ? mappedIds.filter((id) => ids.has(id)) : [];
+  }
+
+  /** A client detached: its requests are no longer waited for. */
+  detachClient(connectionId: string): void {
+    this.attached.delete(connectionId);
+    this.askedCount -= this.asked.get(connectionId)?.size ?? 0;
+    this.asked.delete(connectionId);
+  }
+
+  private wasAsked(id: unknown): boolean {
+    const connectionId = connectionIdOfMappedId(id);
+    return connectionId !== undefined && this.asked.get(connectionId)?.has(id as string) === true;
+  }
+
+  private answered(connectionId: string, mappedId: string): void {
+    const ids = this.asked.get(connectionId);
+    if (ids?.delete(mappedId)) this.askedCount--;
+  }
+
+  private forgetOldestAsked(): void {
+    for (const ids of this.asked.values()) {
+      const oldest = ids.values().next();
+      if (oldest.done) continue;
+      ids.delete(oldest.value);
+      this.askedCount--;
+      return;
+    }
+  }
+
   private onResponse(frame: ExtensionFrame): void {
     const id = frame.id;
     if (this.state === 'awaiting-auth') {
@@ -152,6 +212,7 @@ export class ExtensionSession implements Session {
       this.host.logger.debug('extension.reply_dropped', { extension_id: this.extensionId });
       return;
     }
+    this.answered(connectionId, id);
     this.host.routeReply(connectionId, client, id, outcomeOf(frame));
   }
 
@@ -161,6 +222,7 @@ export class ExtensionSession implements Session {
     const connectionId = connectionIdOfMappedId(id);
     const client = connectionId === undefined ? undefined : this.attached.get(connectionId);
     if (typeof id === 'string' && connectionId !== undefined && client !== undefined) {
+      this.answered(connectionId, id);
       const error = { code: ErrorCode.InternalError, message: `Extension sent an invalid response: ${message}` };
       this.host.routeReply(connectionId, client, id, { error });
       return;
@@ -197,6 +259,11 @@ export class ExtensionSession implements Session {
         const wrongRole = roleMismatch(verified, 'extension');
         if (wrongRole) {
           this.failAuthentication(wrongRole);
+          return;
+        }
+        const refused = this.host.admitExtension(this, verified.userId, extensionId);
+        if (refused) {
+          this.close(CloseCode.TryAgainLater, refused);
           return;
         }
         if (this.handshakeTimer) clearTimeout(this.handshakeTimer);

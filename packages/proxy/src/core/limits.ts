@@ -18,6 +18,10 @@ export interface Limits {
   pingIntervalMs: number;
   /** Authenticated sockets at once (all roles); more get HTTP 503 at upgrade. */
   maxConnections: number;
+  /** Authenticated sockets of one user on this instance, both roles; more are refused (HTTP 429 or close 1013). */
+  maxConnectionsPerUser: number;
+  /** ...of which browsers: an agent fleet of one user cannot be crowded out by its own browsers, nor the reverse. */
+  maxBrowsersPerUser: number;
   /** Sockets still authenticating, a budget of their own so idle ones cannot lock real users out. */
   maxUnauthenticated: number;
   /** ...of which one remote address may hold this many (behind a load balancer, raise it). */
@@ -38,6 +42,8 @@ export const DEFAULT_LIMITS: Limits = {
   maxInFlightPerClient: 1_000,
   pingIntervalMs: 30_000,
   maxConnections: 50_000,
+  maxConnectionsPerUser: 256,
+  maxBrowsersPerUser: 32,
   maxUnauthenticated: 1_000,
   maxUnauthenticatedPerSource: 20,
   maxUnauthenticatedMessageBytes: 20 * 1024,

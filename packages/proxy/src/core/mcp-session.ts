@@ -29,6 +29,8 @@ export interface McpSessionHost {
   /** Resolves when the extension accepted the connection; rejects with a ProtocolError otherwise. */
   attach(request: AttachRequest): Promise<AttachOutcome>;
   detach(connectionId: string, extensionId: string, nodeId: string): void;
+  /** Takes one of the user's slots (per-user caps), or says why not. */
+  admitClient(session: McpSession): string | undefined;
   /** `mappedId` undefined forwards a notification. */
   forward(session: McpSession, link: Link, mappedId: string | undefined, method: string, params: unknown): void;
   registerConnection(connectionId: string, session: McpSession): void;
@@ -254,7 +256,15 @@ export class McpSession implements Session {
           this.rejectHandshake(id, wrongRole);
           return;
         }
-        if (!wasReady) this.becomeAuthenticated(identity);
+        if (!wasReady) {
+          this.becomeAuthenticated(identity);
+          const refused = this.host.admitClient(this);
+          if (refused) {
+            this.send(errorFrameOf(id, ErrorCode.ServerError, refused));
+            this.close(CloseCode.TryAgainLater, refused);
+            return;
+          }
+        }
         // A fresh token on a live connection moves its deadline.
         else this.expiry.watch(identity);
         this.state = 'ready';

@@ -11,6 +11,8 @@ type Answer = (id: JsonRpcId, outcome: CallOutcome) => void;
  */
 export class PendingCalls {
   private readonly requests = new PendingRequests<CallOutcome>();
+  /** When each call was sent (performance.now()), in that order: the reply path's check asks about the old ones. */
+  private readonly sentAt = new Map<string, number>();
 
   constructor(
     private readonly timeoutMs: number,
@@ -26,14 +28,21 @@ export class PendingCalls {
   }
 
   add(mappedId: string, id: JsonRpcId): void {
+    this.sentAt.set(mappedId, performance.now());
     this.requests.track(
       mappedId,
       'client',
       this.timeoutMs,
       () => 'The extension',
       {
-        resolve: (outcome) => this.answer(id, outcome),
-        reject: (error) => this.answer(id, { error: toProtocolError(error).toJSON() }),
+        resolve: (outcome) => {
+          this.sentAt.delete(mappedId);
+          this.answer(id, outcome);
+        },
+        reject: (error) => {
+          this.sentAt.delete(mappedId);
+          this.answer(id, { error: toProtocolError(error).toJSON() });
+        },
       },
       {
         unref: true,
@@ -41,6 +50,16 @@ export class PendingCalls {
           new ProtocolError(ErrorCode.RequestTimeout, `Extension did not answer within ${this.timeoutMs} ms`),
       },
     );
+  }
+
+  /** Mapped ids of the calls sent before `cutoff` (a performance.now() time) and still waiting, oldest first. */
+  sentBefore(cutoff: number, max: number): string[] {
+    const ids: string[] = [];
+    for (const [mappedId, at] of this.sentAt) {
+      if (at >= cutoff || ids.length >= max) break;
+      ids.push(mappedId);
+    }
+    return ids;
   }
 
   /** False when nobody waits for `mappedId` (late, timed out, or never asked): the reply is dropped. */

@@ -6,9 +6,11 @@ import { ClusterProtocol, NOT_FOUND } from './cluster-protocol';
 import { type AttachedClient, ExtensionSession, type ExtensionSessionHost } from './extension-session';
 import type { Limits } from './limits';
 import { McpSession, type McpSessionHost } from './mcp-session';
-import { notificationFrame, requestFrame } from './outgoing';
+import { notificationFrame } from './outgoing';
 import { CloseCode, type Peer } from './peer';
+import type { WaitingCall } from './reply-path';
 import type { AttachOutcome, AttachRequest, CallOutcome, Link, Session } from './session';
+import { UserSlots } from './user-slots';
 import { withTimeout } from './with-timeout';
 
 export interface ProxyCoreOptions {
@@ -42,6 +44,8 @@ const BROWSER_INSTANCE_STOPPING =
 /** A close reason fits in 123 bytes. */
 const CLIENT_INSTANCE_STOPPING = 'Proxy instance restarting: connect again (tabmcp does so by itself)';
 const REPLACED = 'Replaced by a newer connection of the same browser';
+/** ≤ 123 bytes: said to the stale socket, which is most likely dead anyway. */
+const REPLACED_ELSEWHERE = 'Replaced by a newer connection of the same browser on another proxy instance';
 
 /**
  * The proxy's routing brain: which sockets are which sessions and which MCP connection is attached to which
@@ -62,6 +66,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   /** Connection id → the local MCP session that owns it (the extension may be on any node). */
   private readonly connections = new Map<string, McpSession>();
   private readonly peers: ClusterProtocol;
+  private readonly slots: UserSlots;
   private readonly livenessIntervalMs: number;
   private clusterCheckTimer: NodeJS.Timeout | undefined;
   private livenessTimer: NodeJS.Timeout | undefined;
@@ -74,12 +79,19 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     this.limits = options.limits;
     this.logger = options.logger;
     this.livenessIntervalMs = options.livenessIntervalMs ?? 2_000;
+    this.slots = new UserSlots(options.limits);
     this.peers = new ClusterProtocol({
       nodeId: this.nodeId,
       cluster: this.cluster,
       logger: this.logger,
       connectTimeoutMs: options.limits.connectTimeoutMs,
+      intervalMs: this.livenessIntervalMs,
       routes: {
+        retireLocal: (userId, extensionId, session) => this.retireLocal(userId, extensionId, session),
+        callsWaiting: (cutoff, max) => this.callsWaiting(cutoff, max),
+        failCall: (call, nodeId, message) => this.failWaitingCall(call, nodeId, message),
+        remoteClients: () => this.remoteClients(),
+        detachClient: (connectionId, nodeId) => this.detachLocal(connectionId, nodeId),
         extension: (extensionId) => this.extensions.get(extensionId),
         attachedExtension: (connectionId) => this.attachedTo.get(connectionId),
         connection: (connectionId) => this.connections.get(connectionId),
@@ -96,10 +108,12 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     // A pub/sub outage shorter than the sweep below would otherwise go unseen, and the replies
     // published during it with it (issue 27 P1): the moment a connection closes, answer.
     this.cluster.onLinkLost(() => this.failCallsViaLostCluster(true));
+    // A write of ours lost to a newer session elsewhere: ours is stale (issue 39 Q4).
+    this.cluster.onSuperseded((record) => this.retireLocal(record.userId, record.extensionId, record.session));
     const checkMs = Math.max(10, Math.min(1_000, Math.floor(this.limits.callTimeoutMs / 4)));
     this.clusterCheckTimer = setInterval(() => this.failCallsViaLostCluster(), checkMs);
     this.clusterCheckTimer.unref?.();
-    this.livenessTimer = setInterval(() => void this.peers.checkLiveness(), this.livenessIntervalMs);
+    this.livenessTimer = setInterval(() => this.peers.tick(), this.livenessIntervalMs);
     this.livenessTimer.unref?.();
   }
 
@@ -112,7 +126,27 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   acceptMcpClient(peer: Peer, preAuthenticated?: Identity): Session {
     const session = new McpSession(this, peer, preAuthenticated);
     this.mcpSessions.add(session);
+    const refused = preAuthenticated ? this.admitClient(session) : undefined;
+    if (refused) session.close(CloseCode.TryAgainLater, refused);
     return session;
+  }
+
+  /** Why this user may not open one more socket of `role` here (the per-user caps), or undefined. */
+  userSlotRefusal(userId: string, role: 'extension' | 'client'): string | undefined {
+    return this.slots.refusal(userId, role);
+  }
+
+  admitClient(session: McpSession): string | undefined {
+    const refused = this.slots.take(session, session.userId, 'client');
+    if (refused) this.logger.warn('user.cap_reached', { role: 'mcp', user_id: session.userId, reason: refused });
+    return refused;
+  }
+
+  admitExtension(session: ExtensionSession, userId: string, extensionId: string): string | undefined {
+    const replacing = this.extensions.get(extensionId)?.userId === userId;
+    const refused = this.slots.take(session, userId, 'extension', replacing);
+    if (refused) this.logger.warn('user.cap_reached', { role: 'extension', user_id: userId, reason: refused });
+    return refused;
   }
 
   stats(): ProxyStats {
@@ -153,9 +187,14 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     return withTimeout(this.cluster.presence.list(userId), this.limits.connectTimeoutMs, 'Extension look-up');
   }
 
+  /**
+   * `connect` follows presence (issue 39 Q4): a session of this browser here is used only while the record does not
+   * name a newer one elsewhere. A stale one (its socket died unnoticed, the browser is on another instance now) is
+   * retired on the way. With the registry unreachable, or the record not written yet, a local session is the best
+   * knowledge there is.
+   */
   async attach(request: AttachRequest): Promise<AttachOutcome> {
     const local = this.extensions.get(request.extensionId);
-    if (local) return this.attachLocal(local, request, this.nodeId);
     let record: ExtensionRecord | undefined;
     try {
       record = await withTimeout(
@@ -165,7 +204,16 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       );
     } catch (error) {
       this.logger.error('presence.find_failed', { error: toProtocolError(error).message });
+      const stillLocal = this.extensions.get(request.extensionId);
+      if (stillLocal) return this.attachLocal(stillLocal, request, this.nodeId);
       throw new ProtocolError(ErrorCode.InternalError, 'Internal error: extension registry unavailable');
+    }
+    const here = this.extensions.get(request.extensionId) ?? local;
+    const elsewhere = record !== undefined && record.nodeId !== this.nodeId && record.session !== here?.sessionId;
+    if (here && elsewhere && record) {
+      this.retireLocal(here.userId, here.extensionId, here.sessionId);
+    } else if (here) {
+      return this.attachLocal(here, request, this.nodeId);
     }
     // The record's user is checked again here and on the owning node: isolation never rests on one check.
     if (!record || record.userId !== request.userId || record.nodeId === this.nodeId) {
@@ -186,9 +234,8 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
         if (mappedId !== undefined) session.failCall(mappedId, ErrorCode.ExtensionGone, 'Extension is not connected');
         return;
       }
-      extension.send(
-        mappedId === undefined ? notificationFrame(method, params) : requestFrame(mappedId, method, params),
-      );
+      if (mappedId === undefined) extension.send(notificationFrame(method, params));
+      else extension.ask(link.connectionId, mappedId, method, params);
       return;
     }
     const call = { connectionId: link.connectionId, extensionId: link.extensionId, userId: session.userId, mappedId };
@@ -207,6 +254,7 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
 
   mcpSessionClosed(session: McpSession): void {
     this.mcpSessions.delete(session);
+    this.slots.release(session);
     this.logger.info('mcp.closed', { mcp_client_id: session.mcpClientId, user_id: session.userId || undefined });
   }
 
@@ -230,20 +278,32 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
       nodeId: this.nodeId,
       connectedAt: Date.now(),
       role: 'extension',
+      session: session.sessionId,
+      epoch: 0,
     };
-    this.cluster.presence.announce(record).catch((error: unknown) => {
-      this.logger.warn('presence.announce_failed', {
-        extension_id: record.extensionId,
-        error: toProtocolError(error).message,
-      });
-    });
+    this.cluster.presence.announce(record).then(
+      // The browser was registered by a session elsewhere, whose socket may linger there for a minute: it goes now,
+      // so one browser id has one live session in the whole cluster (issue 39 Q4).
+      ({ replaced }) => {
+        if (replaced && replaced.nodeId !== this.nodeId) this.peers.retire(replaced.nodeId, replaced);
+      },
+      (error: unknown) => {
+        this.logger.warn('presence.announce_failed', {
+          extension_id: record.extensionId,
+          error: toProtocolError(error).message,
+        });
+      },
+    );
   }
 
   extensionClosed(session: ExtensionSession, reason: string): void {
     this.extensionSessions.delete(session);
+    this.slots.release(session);
     if (this.extensions.get(session.extensionId) === session) {
       this.extensions.delete(session.extensionId);
-      this.cluster.presence.withdraw(session.userId, session.extensionId).catch((error: unknown) => {
+      // Only while this session owns the record: a newer one elsewhere keeps it (issue 39 Q1).
+      const withdrawn = this.cluster.presence.withdraw(session.userId, session.extensionId, session.sessionId);
+      withdrawn.catch((error: unknown) => {
         this.logger.warn('presence.withdraw_failed', {
           extension_id: session.extensionId,
           error: toProtocolError(error).message,
@@ -299,8 +359,49 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
     if (!extension) return;
     if (fromNode !== undefined && extension.attached.get(connectionId)?.nodeId !== fromNode) return;
     this.attachedTo.delete(connectionId);
-    extension.attached.delete(connectionId);
+    extension.detachClient(connectionId);
     extension.sendStatus();
+  }
+
+  /** Closes the local session of a browser that registered anew elsewhere, if it is still the named session. */
+  private retireLocal(userId: string, extensionId: string, session: string): void {
+    const local = this.extensions.get(extensionId);
+    if (!local || local.userId !== userId || local.sessionId !== session) return;
+    this.logger.info('extension.retired', { extension_id: extensionId, user_id: userId });
+    local.close(CloseCode.Normal, REPLACED_ELSEWHERE);
+  }
+
+  private callsWaiting(cutoff: number, max: number): Map<string, WaitingCall[]> {
+    const byNode = new Map<string, WaitingCall[]>();
+    for (const session of this.mcpSessions) {
+      const link = session.link;
+      if (!link || link.nodeId === this.nodeId || session.pending.size === 0) continue;
+      const calls = byNode.get(link.nodeId) ?? [];
+      if (calls.length >= max) continue;
+      for (const id of session.pending.sentBefore(cutoff, max - calls.length)) {
+        calls.push({ connectionId: link.connectionId, id });
+      }
+      if (calls.length > 0) byNode.set(link.nodeId, calls);
+    }
+    return byNode;
+  }
+
+  private failWaitingCall(call: WaitingCall, nodeId: string, message: string): boolean {
+    const session = this.connections.get(call.connectionId);
+    if (session?.link?.connectionId !== call.connectionId || session.link.nodeId !== nodeId) return false;
+    return session.pending.fail(call.id, ErrorCode.ProxyRouteLost, message);
+  }
+
+  private remoteClients(): Map<string, string[]> {
+    const byNode = new Map<string, string[]>();
+    for (const [connectionId, extension] of this.attachedTo) {
+      const client = extension.attached.get(connectionId);
+      if (!client || client.nodeId === this.nodeId) continue;
+      const ids = byNode.get(client.nodeId);
+      if (ids) ids.push(connectionId);
+      else byNode.set(client.nodeId, [connectionId]);
+    }
+    return byNode;
   }
 
   /** Replies from another node come only through the cluster: with the link down they never will. */

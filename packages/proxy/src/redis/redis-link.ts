@@ -60,6 +60,14 @@ export class RedisLink {
     });
   }
 
+  /**
+   * Names the connection in CLIENT LIST from its next connect on (sent by ioredis as CLIENT SETNAME): which node and
+   * which link. Redis refuses spaces and odd characters in a name, so they become `_`.
+   */
+  name(name: string): void {
+    this.client.options.connectionName = name.replace(/[^A-Za-z0-9_.:/-]/g, '_').slice(0, 200);
+  }
+
   get isReady(): boolean {
     return this.client.status === 'ready';
   }

@@ -293,6 +293,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxyServer> {
           logger.warn('auth.failed', { role, reason: wrongRole, stage: 'upgrade' });
           return rejectUpgrade(socket, 401, `Authentication failed: ${wrongRole}`);
         }
+        // One user's token may not take every slot of maxConnections (issue 39): its own cap, said by name.
+        const overCap = core.userSlotRefusal(identity.userId, role === 'extension' ? 'extension' : 'client');
+        if (overCap) {
+          logger.warn('user.cap_reached', { role, user_id: identity.userId, stage: 'upgrade' });
+          return rejectUpgrade(socket, 429, overCap);
+        }
         accept(identity);
       },
       (error: unknown) => {

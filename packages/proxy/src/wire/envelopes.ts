@@ -68,6 +68,55 @@ const EndedEnvelope = z.object({
   reason: z.string().max(500),
 });
 
+/**
+ * A newer session of this browser registered elsewhere (issue 39 Q4): the receiver closes its own session of that
+ * id, if it is still the named one.
+ */
+const RetireEnvelope = z.object({
+  t: z.literal('retire'),
+  from: Node,
+  userId: z.string().min(1).max(256),
+  extensionId: Id,
+  session: Id,
+});
+
+/** How many ids one check may carry; a node with more in flight checks the oldest first. */
+export const MAX_CHECKED = 5_000;
+
+/**
+ * Liveness of the reply path (issue 39 Q2): the caller's node asks the browser's node which of these calls it still
+ * holds. Replies leave the browser's node in order on one connection, so a call neither held nor answered by the
+ * time the answer arrives was lost on the way, one way or the other.
+ */
+const CallsCheckEnvelope = z.object({
+  t: z.literal('calls-check'),
+  from: Node,
+  rid: Id,
+  calls: z.array(z.object({ connectionId: Id, id: z.string().max(1024) })).max(MAX_CHECKED),
+});
+
+const CallsHeldEnvelope = z.object({
+  t: z.literal('calls-held'),
+  from: Node,
+  rid: Id,
+  held: z.array(z.string().max(1024)).max(MAX_CHECKED),
+});
+
+/** The browser's node asks a client's node which of these connections it still holds (issue 39 Q7). */
+const ClientsCheckEnvelope = z.object({
+  t: z.literal('clients-check'),
+  from: Node,
+  rid: Id,
+  connectionIds: z.array(Id).max(MAX_CHECKED),
+});
+
+const ClientsHeldEnvelope = z.object({
+  t: z.literal('clients-held'),
+  from: Node,
+  rid: Id,
+  held: z.array(Id).max(MAX_CHECKED),
+});
+
 export const Envelope = z.discriminatedUnion('t', [
   AttachEnvelope,
   AttachResultEnvelope,
@@ -76,6 +125,13 @@ export const Envelope = z.discriminatedUnion('t', [
   ReplyEnvelope,
   ExtensionNotifyEnvelope,
   EndedEnvelope,
+  RetireEnvelope,
+  CallsCheckEnvelope,
+  CallsHeldEnvelope,
+  ClientsCheckEnvelope,
+  ClientsHeldEnvelope,
 ]);
 export type Envelope = z.infer<typeof Envelope>;
 export type AttachEnvelope = z.infer<typeof AttachEnvelope>;
+export type CallsCheckEnvelope = z.infer<typeof CallsCheckEnvelope>;
+export type ClientsCheckEnvelope = z.infer<typeof ClientsCheckEnvelope>;

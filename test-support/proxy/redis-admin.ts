@@ -1,0 +1,143 @@
+import net from 'node:net';
+
+type Reply = string | number | null | Reply[];
+
+/**
+ * One RESP connection, enough for the admin's commands (the test support has no Redis client of its own). It stays
+ * open: a node held down must not get the admin's slot while the admin reconnects.
+ */
+class RespConnection {
+  private buffer = Buffer.alloc(0);
+  private readonly waiting: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
+
+  private constructor(private readonly socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      for (;;) {
+        const parsed = parse(this.buffer, 0);
+        if (!parsed) return;
+        this.buffer = this.buffer.subarray(parsed.end);
+        const waiter = this.waiting.shift();
+        if (parsed.value instanceof Error) waiter?.reject(parsed.value);
+        else waiter?.resolve(parsed.value);
+      }
+    });
+    socket.on('error', () => undefined);
+  }
+
+  static open(url: string): Promise<RespConnection> {
+    const { hostname, port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      const socket = net.connect(Number(port || 6379), hostname, () => resolve(new RespConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  send(...args: string[]): Promise<Reply> {
+    const frame = `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ resolve, reject });
+      this.socket.write(frame);
+    });
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+function parse(buffer: Buffer, start: number): { value: Reply | Error; end: number } | undefined {
+  const lineEnd = buffer.indexOf('\r\n', start);
+  if (lineEnd === -1) return undefined;
+  const type = String.fromCharCode(buffer[start] ?? 0);
+  const line = buffer.toString('utf8', start + 1, lineEnd);
+  const next = lineEnd + 2;
+  if (type === '+') return { value: line, end: next };
+  if (type === '-') return { value: new Error(line), end: next };
+  if (type === ':') return { value: Number(line), end: next };
+  if (type === '$') {
+    const length = Number(line);
+    if (length < 0) return { value: null, end: next };
+    if (buffer.length < next + length + 2) return undefined;
+    return { value: buffer.toString('utf8', next, next + length), end: next + length + 2 };
+  }
+  const items: Reply[] = [];
+  let at = next;
+  for (let i = 0; i < Number(line); i++) {
+    const item = parse(buffer, at);
+    if (!item) return undefined;
+    if (item.value instanceof Error) return item;
+    items.push(item.value);
+    at = item.end;
+  }
+  return { value: items, end: at };
+}
+
+type LinkRole = 'commands' | 'subscriber';
+
+/**
+ * Faults on a real redis-server, aimed at one proxy node's connections, which RedisCluster names
+ * `tabmcp-proxy:<role>:<nodeId>` (CLIENT SETNAME).
+ */
+export class RedisAdmin {
+  private constructor(private readonly connection: RespConnection) {}
+
+  static async open(url: string): Promise<RedisAdmin> {
+    return new RedisAdmin(await RespConnection.open(url));
+  }
+
+  /** Ids of the node's connections (both links, or the one named). */
+  async connectionsOf(nodeId: string, role?: LinkRole): Promise<string[]> {
+    const list = await this.raw('CLIENT', 'LIST');
+    const ids: string[] = [];
+    for (const line of list.split('\n')) {
+      const fields = Object.fromEntries(line.split(' ').map((pair) => pair.split('=', 2) as [string, string]));
+      const name = fields.name ?? '';
+      if (!name.startsWith('tabmcp-proxy:') || !name.endsWith(`:${nodeId}`)) continue;
+      if (role && !name.startsWith(`tabmcp-proxy:${role}:`)) continue;
+      if (fields.id) ids.push(fields.id);
+    }
+    return ids;
+  }
+
+  /** CLIENT KILL of the node's connections; how many. */
+  async kill(nodeId: string, role?: LinkRole): Promise<number> {
+    let killed = 0;
+    for (const id of await this.connectionsOf(nodeId, role)) {
+      killed += Number((await this.raw('CLIENT', 'KILL', 'ID', id)).trim());
+    }
+    return killed;
+  }
+
+  /**
+   * Cuts the node's connections and keeps them from coming back until the returned function runs: Redis is told
+   * to take no more clients than stay connected, so every reconnect is refused meanwhile. Any other new connection
+   * is refused too, so open what the test needs first.
+   */
+  async holdDown(nodeId: string, role?: LinkRole): Promise<() => Promise<void>> {
+    const setting = await this.connection.send('CONFIG', 'GET', 'maxclients');
+    const before = Array.isArray(setting) ? String(setting[1]) : '10000';
+    const ids = await this.connectionsOf(nodeId, role);
+    if (ids.length === 0) throw new Error(`no Redis connection of node ${nodeId} to hold down`);
+    const connected = (await this.raw('CLIENT', 'LIST')).trim().split('\n').length;
+    await this.connection.send('CONFIG', 'SET', 'maxclients', String(connected - ids.length));
+    for (const id of ids) await this.connection.send('CLIENT', 'KILL', 'ID', id);
+    return async () => {
+      await this.connection.send('CONFIG', 'SET', 'maxclients', before);
+    };
+  }
+
+  /** The raw presence record of a browser, as stored. */
+  async record(userId: string, extensionId: string): Promise<Record<string, unknown> | undefined> {
+    const value = await this.connection.send('HGET', `tabmcp:proxy:user:${userId}`, extensionId);
+    return typeof value === 'string' ? (JSON.parse(value) as Record<string, unknown>) : undefined;
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+
+  private async raw(...args: string[]): Promise<string> {
+    return String(await this.connection.send(...args));
+  }
+}
