@@ -9,8 +9,8 @@
 //   CORPUS_ONLY=tabmcp,playwrightMcp   which tools
 //   CORPUS_TASKS=todomvc/vue,slider     tasks whose id contains any of these
 //   CORPUS_TRANSCRIPT=1                 every failing transcript in full
-//   CORPUS_MERGE=1                      keep the other tools' rows of the last corpus.json (one tool at a time)
-// Writes bench/results/corpus.json; `npm run bench -- --summary-only` puts its table in summary.md.
+//   CORPUS_MERGE=1                      keep the last corpus.json's rows for every task and tool this run leaves out
+// Writes bench/results/corpus.json; `npm run bench -- --summary-only` puts its table in bench/results/summary.md.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,19 +151,20 @@ interface Total {
   calls: number;
   bytes: number;
 }
-const ran = new Set(contenders.map((contender) => contender.key));
-const kept = allContenders.filter(
-  (contender) => !ran.has(contender.key) && tasks.some((task) => previous[task.id]?.[contender.key]),
-);
-const reported = allContenders.filter((contender) => ran.has(contender.key) || kept.includes(contender));
+const allTasks = sources.flatMap((source) => corpusTasks[source]);
+/** Merging, the table covers every task laid out; else only what this run ran. */
+const reportedTasks = process.env.CORPUS_MERGE === '1' ? allTasks : tasks;
+const rowFor = (task: CorpusTask, key: string): Row | undefined =>
+  rowOf(results[task.id]?.[key]) ?? previous[task.id]?.[key];
+const reported = allContenders.filter((contender) => reportedTasks.some((task) => rowFor(task, contender.key)));
 const table: Record<string, Record<string, unknown>> = {};
 const bySource: Record<string, Record<string, Total>> = {};
 const shortOfBar: string[] = [];
 const peerOnly: string[] = [];
-for (const task of tasks) {
+for (const task of reportedTasks) {
   const rows: Record<string, Row> = {};
   for (const contender of reported) {
-    const row = ran.has(contender.key) ? rowOf(results[task.id]?.[contender.key]) : previous[task.id]?.[contender.key];
+    const row = rowFor(task, contender.key);
     if (!row) continue;
     rows[contender.key] = row;
     const perSource = bySource[task.source] ?? {};
@@ -189,7 +190,7 @@ const SOURCE_LABELS: Record<CorpusSource, string> = {
   'aria-practices': 'ARIA Practices examples (w3c/aria-practices)',
   npm: 'npm component libraries',
 };
-/** The table summary.md shows: per source, each tool's tasks done, calls and bytes. */
+/** The table bench/results/summary.md shows: per source, each tool's tasks done, calls and bytes. */
 const summaryTable = {
   columns: ['source', ...reported.map((contender) => contender.label)],
   rows: [...sources, 'all' as const].map((source) => [
@@ -222,13 +223,13 @@ if (reported.some((contender) => contender.key === 'tabmcp') && reported.some((c
   const mineBytes = sum('tabmcp', 'bytes');
   const pwBytes = sum('playwrightMcp', 'bytes');
   figures.push({
-    name: `All ${tasks.length} corpus tasks: tabmcp bytes read`,
+    name: `All ${reportedTasks.length} corpus tasks: tabmcp bytes read`,
     value: mineBytes,
     unit: 'B',
     beside: { label: 'Playwright MCP', value: pwBytes },
     bar: 'every task a peer finishes done; per task bytes ≤ 1/3 of Playwright MCP, calls ≤ its calls',
     pass: shortOfBar.length === 0 && peerOnly.length === 0,
-    meaning: `${ratio(mineBytes, pwBytes)}× Playwright MCP's bytes; ${sum('tabmcp', 'calls')} calls beside its ${sum('playwrightMcp', 'calls')}; tabmcp done ${sum('tabmcp', 'done')}/${tasks.length}${peerOnly.length ? `; a peer finished and tabmcp did not: ${peerOnly.join(', ')}` : ''}.`,
+    meaning: `${ratio(mineBytes, pwBytes)}× Playwright MCP's bytes; ${sum('tabmcp', 'calls')} calls beside its ${sum('playwrightMcp', 'calls')}; tabmcp done ${sum('tabmcp', 'done')}/${reportedTasks.length}${peerOnly.length ? `; a peer finished and tabmcp did not: ${peerOnly.join(', ')}` : ''}.`,
   });
 }
 
