@@ -8,6 +8,13 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
   '.map': 'application/json',
+  // Images the corpus pages show (test-support/corpus): an <img> of SVG is drawn only when served as SVG.
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
 };
 
 /** URL paths under `prefix` (ending in '/') are served from `dir`. */

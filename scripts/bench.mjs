@@ -55,7 +55,8 @@ function scalarFigures(value, path = []) {
   if (value === null || value === undefined) return [];
   if (typeof value !== 'object') return path.length ? [[path.join('.'), value]] : [];
   if (Array.isArray(value) || isSeries(value)) return [];
-  const skipped = path.length === 0 ? ['series', 'machine', 'name', 'meaning', 'samples', 'figures'] : ['samples'];
+  const skipped =
+    path.length === 0 ? ['series', 'machine', 'name', 'meaning', 'samples', 'figures', 'summaryTable'] : ['samples'];
   return Object.entries(value)
     .filter(([key]) => !skipped.includes(key))
     .flatMap(([key, inner]) => scalarFigures(inner, [...path, key]));
@@ -78,6 +79,13 @@ function summaryMarkdown(entries, failedBenches) {
         `Measured ${body.machine.date}, Node ${body.machine.node}, ${body.machine.cpus} CPUs${body.machine.loadAverage ? `, load average ${body.machine.loadAverage.join(' / ')} (1 / 5 / 15 min)` : ''}.`,
         '',
       );
+    // A table the benchmark composed itself (bench/corpus.ts: per source, each tool's tasks done, calls, bytes).
+    if (Array.isArray(body.summaryTable?.columns) && Array.isArray(body.summaryTable?.rows)) {
+      const cells = (row) => `| ${row.map((cell) => String(cell).replaceAll('|', '\\|')).join(' | ')} |`;
+      lines.push(cells(body.summaryTable.columns), `|${body.summaryTable.columns.map(() => '---').join('|')}|`);
+      for (const row of body.summaryTable.rows) lines.push(cells(row));
+      lines.push('');
+    }
     const series = seriesOf(body);
     if (series.length) {
       lines.push('| series | n | min | p50 | p99 | p50 / floor | p99 / floor |', '|---|---|---|---|---|---|---|');

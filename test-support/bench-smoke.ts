@@ -17,12 +17,13 @@ import { repoRoot } from './paths';
  * (Playwright MCP, chrome-devtools-mcp) but real-apps.ts, e2e/bench-smoke-long.test.ts the two
  * longest, e2e/bench-smoke.test.ts every other one, so a new benchmark is run without being listed.
  * Left out: widgets.ts, two minutes even in its quick mode, whose tasks run on tabmcp in the
- * gauntlet-* tests. dialogs.ts is in: its smoke run found a race in handle_dialog (docs/decisions.md,
+ * gauntlet-* tests; corpus.ts, every corpus task three ways (an hour), whose subset runs on tabmcp in
+ * e2e/corpus.test.ts. dialogs.ts is in: its smoke run found a race in handle_dialog (docs/decisions.md,
  * 256 and 257).
  */
 export const PEER_BENCHES = ['agent-task.ts', 'derived-click.ts', 'rivals.ts'];
 export const LONG_BENCHES = ['real-apps.ts', 'soak.ts'];
-const SKIPPED = ['widgets.ts'];
+const SKIPPED = ['widgets.ts', 'corpus.ts'];
 const BENCH_TIMEOUT_MS = 120_000;
 
 export function otherBenches(): string[] {

@@ -1,17 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { build, type Plugin } from 'esbuild';
-import { compile } from 'svelte/compiler';
+import { compile, compileModule } from 'svelte/compiler';
 
 const here = import.meta.dirname;
 
-/** .svelte files through the Svelte compiler, as its bundler plugins do. */
-const svelteFiles: Plugin = {
+/**
+ * .svelte files through the Svelte compiler, as its bundler plugins do; and .svelte.js modules (a
+ * library's runes outside components, as bits-ui ships them) through its module compiler.
+ */
+export const svelteFiles: Plugin = {
   name: 'svelte',
   setup(builder) {
     builder.onLoad({ filter: /\.svelte$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
       const { js } = compile(source, { filename: relative(here, args.path), generate: 'client', css: 'injected' });
+      return { contents: js.code, loader: 'js', resolveDir: dirname(args.path) };
+    });
+    builder.onLoad({ filter: /\.svelte\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const { js } = compileModule(source, { filename: relative(here, args.path), generate: 'client' });
       return { contents: js.code, loader: 'js', resolveDir: dirname(args.path) };
     });
   },

@@ -1,6 +1,6 @@
 import type { ScriptedAgent } from '../real-app-agent';
 import { describeTarget, locate, type ReadNode } from './locate';
-import type { Step, Target, WidgetTask } from './task';
+import type { ActStep, Step, Target, WidgetTask } from './task';
 
 export interface TaskRun {
   done: boolean;
@@ -23,7 +23,7 @@ export interface ToolDriver {
   /** Reads the page afresh, enough to find `target` (a whole snapshot, or a find-in-page). */
   read(target: Target): Promise<ReadNode[]>;
   /** Carries out one step on the element found for it; returns the answer's text. */
-  act(step: Step, found: { target?: ReadNode; to?: ReadNode }, find: Find): Promise<string>;
+  act(step: ActStep, found: { target?: ReadNode; to?: ReadNode }, find: Find): Promise<string>;
   /** A tool made for this very step (tabmcp's derived tools), called instead of finding the element; undefined where none fits. */
   direct?(step: Step): Promise<string | undefined>;
   /** The elements an answer shows (a snapshot or a list of changes it carries), to look there first. */
@@ -60,8 +60,26 @@ async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
     if (!found) throw new Error(`no ${describeTarget(target)} in the last read of the page`);
     return found;
   };
+  const reveal = async (step: Extract<Step, { act: 'reveal' }>) => {
+    if (await find(step.target).catch(() => undefined)) return '';
+    const within = await find(step.within);
+    let answer = await driver.act({ act: 'click', target: step.within }, { target: within }, find);
+    for (let press = 0; press <= step.presses; press++) {
+      const shown = driver.answerNodes(answer);
+      if (locate(shown, step.target)) {
+        seen = shown;
+        return answer;
+      }
+      if (await find(step.target).catch(() => undefined)) return answer;
+      if (press === step.presses) break;
+      // The key goes where the click was, and the list under it scrolls, as for a person.
+      answer = await driver.act({ act: 'press', target: step.within, key: step.key }, { target: within }, find);
+    }
+    throw new Error(`no ${describeTarget(step.target)} after pressing ${step.key} ${step.presses} times`);
+  };
   const attempt = async (step: Step) => {
     if (step.act === 'dialog') return driver.act(step, {}, find);
+    if (step.act === 'reveal') return reveal(step);
     const target = await find(step.target);
     lastRef = target.ref;
     const to = step.act === 'drag' ? await find(step.to) : undefined;

@@ -38,8 +38,18 @@ export type Step =
   | { act: 'drag'; target: Target; to: Target }
   /** Gives the file named `file` (made for the run, `fileBytes` long) to a file field. */
   | { act: 'upload'; target: Target; file: string }
+  /**
+   * Brings `target` into what the tool shows, inside a list that renders only the rows in view (a
+   * virtualized list): where a read does not reach it, clicks `within` (text inside the list) and
+   * presses `key` (End, PageDown), as a person scrolls it with the keyboard, reading again after
+   * each press, at most `presses` times.
+   */
+  | { act: 'reveal'; target: Target; within: Target; key: string; presses: number }
   /** Answers the native dialog (alert, confirm, prompt) the last step opened: OK or Cancel, `text` for a prompt. */
   | { act: 'dialog'; accept: boolean; text?: string };
+
+/** A step a tool's driver carries out itself (runSteps does `reveal` with the driver's clicks and key presses). */
+export type ActStep = Exclude<Step, { act: 'reveal' }>;
 
 export interface WidgetTask {
   /** `<library>/<task>`, e.g. `tom-select/pick-canada`. */

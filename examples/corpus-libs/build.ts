@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { svelteFiles } from '../apps/build';
+
+const here = import.meta.dirname;
+
+/** One page per npm library of the corpus (issue 37), each `<name>.html` loading `dist/<name>.js`. */
+const pages: Record<string, string> = {
+  'naive-ui': 'naive-ui.ts',
+  'angular-material': 'angular-material.ts',
+  'bits-ui': 'bits-ui.ts',
+  'react-virtuoso': 'react-virtuoso.tsx',
+  ace: 'ace.ts',
+  'hello-pangea-dnd': 'hello-pangea-dnd.tsx',
+};
+
+/**
+ * Builds the corpus's npm-library pages into examples/corpus-libs/dist: glue code only, around
+ * libraries installed from npm at exact versions, bundled as each library's docs ship an app (Vue
+ * with its runtime, Svelte compiled, Angular compiled in the browser, React in production mode;
+ * Angular Material's prebuilt theme beside it).
+ */
+export async function buildCorpusLibraries(): Promise<void> {
+  await build({
+    entryPoints: {
+      ...Object.fromEntries(Object.entries(pages).map(([page, file]) => [page, join(here, file)])),
+      'angular-material-theme': join(
+        here,
+        '..',
+        '..',
+        'node_modules',
+        '@angular',
+        'material',
+        'prebuilt-themes',
+        'azure-blue.css',
+      ),
+    },
+    outdir: join(here, 'dist'),
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    jsx: 'automatic',
+    conditions: ['svelte', 'browser'],
+    define: {
+      'process.env.NODE_ENV': '"production"',
+      __VUE_OPTIONS_API__: 'true',
+      __VUE_PROD_DEVTOOLS__: 'false',
+      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+      ngServerMode: 'false',
+      ngJitMode: 'true',
+    },
+    plugins: [svelteFiles],
+    tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+if (process.argv[1] === import.meta.filename) await buildCorpusLibraries();
