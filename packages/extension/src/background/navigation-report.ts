@@ -32,8 +32,10 @@ type NavigationOutcome =
   | { kind: 'none' }
   /** The load failed with the browser's error. */
   | { kind: 'failed'; url: string; error: string }
-  /** The new document is still loading. */
+  /** The new document committed and is still loading. */
   | { kind: 'loading' }
+  /** The browser asked for another page and had no answer within the report's wait: the tab still shows the page it had. */
+  | { kind: 'uncommitted' }
   /** The tab arrived at a new page; `tools` (and its document's id) once the page listed them. */
   | { kind: 'arrived'; url: string; title: string; tools: NewPageTools | undefined }
   /** The hub-routed call's tab is not known. */
@@ -144,7 +146,7 @@ async function outcomeOf(
   if (!settled?.committed) {
     if (settled?.error !== undefined && settled.error !== ABORTED)
       return { kind: 'failed', url: settled.url ?? '', error: settled.error };
-    return { kind: 'none' };
+    return settled?.error === undefined && !settled?.closed ? { kind: 'uncommitted' } : { kind: 'none' };
   }
   const ended = await navigations.until(
     tabId,
@@ -197,6 +199,10 @@ function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
         navigating: true,
         note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
       };
+    case 'uncommitted':
+      return {
+        note: 'The browser asked for another page and had no answer from it within 3 s, so the tab still shows this one. If the new page arrives, a tools/list_changed follows; call get_page_content to see which page the tab shows.',
+      };
     case 'unknown-tab':
       return { navigating: true, note: 'The tab is loading another page; call get_page_content to read it.' };
     case 'arrived':
@@ -248,6 +254,8 @@ interface NavigationState {
   started: boolean;
   /** The browser committed the new document: the page the call ran on is gone. */
   committed: boolean;
+  /** The URL it committed, without its fragment: only that page's load completing is the new page's. */
+  committedUrl?: string;
   url?: string;
   error?: string;
   complete?: chrome.tabs.Tab;
@@ -267,7 +275,7 @@ interface NavigationWatch {
 /** The browser's navigation events, as one watch (below) hears them. */
 interface NavigationEvents {
   began(tabId: number, url: string): void;
-  committed(tabId: number): void;
+  committed(tabId: number, url: string): void;
   failed(tabId: number, error: string): void;
   completed(tabId: number, tab: chrome.tabs.Tab): void;
   closed(tabId: number): void;
@@ -291,7 +299,7 @@ function hearNavigations(): void {
     if (topFrame(details)) for (const watch of listening) watch.began(details.tabId, details.url);
   });
   chrome.webNavigation.onCommitted.addListener((details) => {
-    if (topFrame(details)) for (const watch of listening) watch.committed(details.tabId);
+    if (topFrame(details)) for (const watch of listening) watch.committed(details.tabId, details.url);
   });
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
     if (topFrame(details)) for (const watch of listening) watch.failed(details.tabId, details.error);
@@ -330,12 +338,19 @@ function watchNavigations(): NavigationWatch {
   const events: NavigationEvents = {
     began: (tabId, url) =>
       changed(tabId, (state) => {
-        Object.assign(state, { started: true, committed: false, url, error: undefined, complete: undefined });
+        Object.assign(state, {
+          started: true,
+          committed: false,
+          committedUrl: undefined,
+          url,
+          error: undefined,
+          complete: undefined,
+        });
       }),
-    committed: (tabId) => {
+    committed: (tabId, url) => {
       if (!states.get(tabId)?.started) return;
       changed(tabId, (state) => {
-        state.committed = true;
+        Object.assign(state, { committed: true, committedUrl: withoutFragment(url), complete: undefined });
       });
     },
     failed: (tabId, error) =>
@@ -343,9 +358,11 @@ function watchNavigations(): NavigationWatch {
         state.error = error;
       }),
     completed: (tabId, tab) => {
-      if (!states.get(tabId)?.started) return;
-      changed(tabId, (state) => {
-        state.complete = tab;
+      // The page being left may report its own load completing after the new one committed.
+      const state = states.get(tabId);
+      if (!state?.committed || withoutFragment(tab.url) !== state.committedUrl) return;
+      changed(tabId, (now) => {
+        now.complete = tab;
       });
     },
     closed: (tabId) =>
@@ -377,4 +394,8 @@ function watchNavigations(): NavigationWatch {
       listening.delete(events);
     },
   };
+}
+
+function withoutFragment(url: string | undefined): string | undefined {
+  return url?.split('#')[0];
 }
