@@ -57,3 +57,37 @@ export async function evaluateOnPort<T>(port: string, urlPart: string, expressio
     socket.close();
   }
 }
+
+/**
+ * Whether any DevTools client (the extension's chrome.debugger session among them) is attached to
+ * the page at `urlPart`, asked over the browser's own endpoint so the question attaches nothing to it.
+ */
+export async function pageHasDebugger(stderr: () => string, urlPart: string): Promise<boolean> {
+  const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
+  const port = await devtoolsPortOf(profileDir, 10_000);
+  const { webSocketDebuggerUrl } = (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as {
+    webSocketDebuggerUrl: string;
+  };
+  const socket = new WebSocket(webSocketDebuggerUrl);
+  try {
+    await new Promise((opened, failed) => {
+      socket.once('open', opened);
+      socket.once('error', failed);
+    });
+    const targets = await new Promise<Array<{ type: string; url: string; attached: boolean }>>((answered, failed) => {
+      const timer = setTimeout(() => failed(new Error('no answer to Target.getTargets within 10 s')), 10_000);
+      socket.on('message', (data) => {
+        const message = JSON.parse(String(data)) as { id?: number; result?: { targetInfos: [] } };
+        if (message.id !== 1) return;
+        clearTimeout(timer);
+        answered(message.result?.targetInfos ?? []);
+      });
+      socket.send(JSON.stringify({ id: 1, method: 'Target.getTargets' }));
+    });
+    const page = targets.find((target) => target.type === 'page' && target.url.includes(urlPart));
+    if (!page) throw new Error(`no page at ${urlPart}`);
+    return page.attached;
+  } finally {
+    socket.close();
+  }
+}

@@ -25,6 +25,7 @@ function countedEvent() {
 
 const events = {
   onBeforeNavigate: countedEvent(),
+  onCommitted: countedEvent(),
   onErrorOccurred: countedEvent(),
   onUpdated: countedEvent(),
   onRemoved: countedEvent(),
@@ -36,7 +37,11 @@ let storedMode: unknown = 'synthetic';
 before(() => {
   // The parts of the extension API the call path touches; each event counts its listeners.
   (globalThis as { chrome?: unknown }).chrome = {
-    webNavigation: { onBeforeNavigate: events.onBeforeNavigate, onErrorOccurred: events.onErrorOccurred },
+    webNavigation: {
+      onBeforeNavigate: events.onBeforeNavigate,
+      onCommitted: events.onCommitted,
+      onErrorOccurred: events.onErrorOccurred,
+    },
     tabs: { onUpdated: events.onUpdated, onRemoved: events.onRemoved },
     storage: {
       onChanged: events.onChanged,
@@ -64,7 +69,7 @@ describe('a page tool call makes no browser round trip of its own in the worker'
       const result = await callToolReportingNavigation(hub, 1, 'echo', {}, undefined);
       assert.deepEqual(result.content, answer.content);
     }
-    for (const name of ['onBeforeNavigate', 'onErrorOccurred', 'onUpdated', 'onRemoved'] as const) {
+    for (const name of ['onBeforeNavigate', 'onCommitted', 'onErrorOccurred', 'onUpdated', 'onRemoved'] as const) {
       assert.equal(events[name].counts.added, 1, `${name}: added once for three calls`);
       assert.equal(events[name].counts.removed, 0, `${name}: never removed`);
     }

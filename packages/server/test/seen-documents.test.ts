@@ -32,11 +32,13 @@ describe('the documents an agent saw', () => {
     assert.equal(seen.carry(7, {})[DOCUMENT_KEY], 'page2bbbb', 'the page that answered is the one seen now');
   });
 
-  it('an answer that loaded another page names none: the next call carries none', () => {
+  it('an answer that names no document (a navigation report without tools, a dialog) keeps the last one seen (issue 38)', () => {
     const seen = new SeenDocuments();
     seen.listed(7, [tool('page1aaaa')]);
     seen.answered(7, answer(undefined));
-    assert.deepEqual(seen.carry(7, {}), {});
+    assert.equal(seen.carry(7, {})[DOCUMENT_KEY], 'page1aaaa', 'the next call still names the page the agent saw');
+    seen.answered(7, answer('page2bbbb'));
+    assert.equal(seen.carry(7, {})[DOCUMENT_KEY], 'page2bbbb', 'a report naming the new page moves it on');
     seen.listed(7, [tool('page2bbbb')]);
     seen.answered(7, answer(undefined, true));
     assert.equal(seen.carry(7, {})[DOCUMENT_KEY], 'page2bbbb', 'a failed call changes nothing');

@@ -104,7 +104,7 @@ chrome.alarms.onAlarm.addListener(() => {
 chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 // Remote access through a proxy (docs/remote.md), when configured.
 const debuggers = new DebuggerSessions(log);
-startDialogWatch(debuggers, log);
+startDialogWatch(debuggers, hub, log);
 serveTrustedInput(debuggers, log);
 const proxyLink = startProxyMode(hub, debuggers, log);
 

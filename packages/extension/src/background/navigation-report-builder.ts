@@ -66,6 +66,22 @@ export function withNavigationReport(
   };
 }
 
+/**
+ * The answer of a call whose navigation never committed (aborted, failed before a response, still
+ * waiting): the tab did not leave the page, so a derived action's own `navigating` is taken out
+ * (issue 38: an aborted navigation answered `navigating: true`). A page's own answer is left as it is.
+ */
+export function withoutNavigation(result: CallToolResult, answeredByTabmcp: boolean): CallToolResult {
+  const [only, ...others] = result.content;
+  const derived =
+    answeredByTabmcp && others.length === 0 && only?.type === 'text'
+      ? parseObject((only as { text: string }).text)
+      : undefined;
+  if (!derived || !('navigating' in derived)) return withoutReportLookalikes(result);
+  const { navigating: _dropped, ...kept } = derived;
+  return { ...result, content: [{ type: 'text', text: defuse(JSON.stringify(kept)) }] };
+}
+
 /** A page's answer with every look-alike of the report's opening defused (`[tabmcp` → `(tabmcp`). */
 export function withoutReportLookalikes(result: CallToolResult): CallToolResult {
   if (!result.content.some((block) => block.type === 'text' && HAS_REPORT_LOOKALIKE.test(textOf(block)))) return result;

@@ -1,7 +1,12 @@
 import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
-import { type CallToolResult, type ContentToBackground, waitUntil } from '@tabmcp/protocol';
+import { type CallToolResult, type ContentToBackground, documentOf, waitUntil, withDocument } from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
-import { type NewPageFacts, withNavigationReport, withoutReportLookalikes } from './navigation-report-builder';
+import {
+  type NewPageFacts,
+  withNavigationReport,
+  withoutNavigation,
+  withoutReportLookalikes,
+} from './navigation-report-builder';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
 const REPORT_WAIT_MS = 3_000;
@@ -15,16 +20,24 @@ const START_WAIT_MS = 1_000;
 /** The names an agent calls the tools of a tab by: the page's own (focused view) or the hub's (`all` view). */
 type ToolNames = (tab: TabTools) => string[];
 
+/** The new page's tools as the report names them, and the document they belong to (written by its content script). */
+interface NewPageTools {
+  names: string[];
+  document: string | undefined;
+}
+
 /** What became of the navigation a call started, as the browser tells it. */
 type NavigationOutcome =
   /** The browser loaded no other document after all (a download, a response with no content, cancelled). */
   | { kind: 'none' }
   /** The load failed with the browser's error. */
   | { kind: 'failed'; url: string; error: string }
-  /** The new document is still loading. */
+  /** The new document committed and is still loading. */
   | { kind: 'loading' }
-  /** The tab arrived at a new page; `tools` once the page listed them. */
-  | { kind: 'arrived'; url: string; title: string; tools: string[] | undefined }
+  /** The browser asked for another page and had no answer within the report's wait: the tab still shows the page it had. */
+  | { kind: 'uncommitted' }
+  /** The tab arrived at a new page; `tools` (and its document's id) once the page listed them. */
+  | { kind: 'arrived'; url: string; title: string; tools: NewPageTools | undefined }
   /** The hub-routed call's tab is not known. */
   | { kind: 'unknown-tab' };
 
@@ -125,13 +138,23 @@ async function outcomeOf(
   const deadline = Date.now() + REPORT_WAIT_MS;
   const started = await navigations.until(tabId, (state) => state.started || state.closed, START_WAIT_MS);
   if (!started?.started) return { kind: 'none' };
-  const ended = await navigations.until(
+  // Only a committed navigation replaced the page (issue 38): one the browser aborted (a download, a
+  // 204, window.stop(), a navigation replaced by another), failed or still waits for its response has not.
+  const settled = await navigations.until(
     tabId,
-    (state) => state.error !== undefined || state.complete !== undefined || state.closed,
+    (state) => state.committed || state.error !== undefined || state.closed,
     deadline - Date.now(),
   );
-  if (ended?.error === ABORTED) return { kind: 'none' };
-  if (ended?.error !== undefined) return { kind: 'failed', url: ended.url ?? '', error: ended.error };
+  if (!settled?.committed) {
+    if (settled?.error !== undefined && settled.error !== ABORTED)
+      return { kind: 'failed', url: settled.url ?? '', error: settled.error };
+    return settled?.error === undefined && !settled?.closed ? { kind: 'uncommitted' } : { kind: 'none' };
+  }
+  const ended = await navigations.until(
+    tabId,
+    (state) => state.complete !== undefined || state.closed,
+    deadline - Date.now(),
+  );
   const loaded = ended?.complete;
   if (!loaded?.url) return { kind: 'loading' };
   const tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
@@ -145,8 +168,8 @@ const ABORTED = 'net::ERR_ABORTED';
 
 /**
  * The answer as the agent gets it, once the navigation's outcome is known: the report is built by
- * navigation-report-builder.ts from tabmcp's own facts only. When no page loaded, the answer stays
- * as the action made it; once another page arrived, what the action changed on the page it left is dropped.
+ * navigation-report-builder.ts from tabmcp's own facts only. When no page committed, the answer stays
+ * as the action made it but for its `navigating`; once another page arrived, what the action changed on the page it left is dropped.
  */
 function reportNavigation(
   result: CallToolResult,
@@ -155,12 +178,16 @@ function reportNavigation(
   hub: Hub,
 ): CallToolResult {
   const facts = factsOf(outcome);
-  if (facts === undefined) return withoutReportLookalikes(result);
-  return withNavigationReport(result, facts, {
+  if (facts === undefined) return withoutNavigation(result, answeredByTabmcp);
+  const reported = withNavigationReport(result, facts, {
     answeredByTabmcp,
     leftThePage: outcome.kind === 'arrived' || outcome.kind === 'loading',
     siteAccess: (url) => hub.siteAccess(url),
   });
+  // The report names the new page's tools: a call to one of them names that page, so a page that
+  // replaces it meanwhile refuses the call (docs/dom-tools.md, "Which page a call is for").
+  const document = outcome.kind === 'arrived' ? outcome.tools?.document : undefined;
+  return document === undefined ? reported : withDocument(reported, document);
 }
 
 function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
@@ -174,6 +201,10 @@ function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
         navigating: true,
         note: 'The new page has not finished loading; a tools/list_changed follows when its tools are ready. Then call get_page_content.',
       };
+    case 'uncommitted':
+      return {
+        note: 'The browser asked for another page and had no answer from it within 3 s, so the tab still shows this one. If the new page arrives, a tools/list_changed follows; call get_page_content to see which page the tab shows.',
+      };
     case 'unknown-tab':
       return { navigating: true, note: 'The tab is loading another page; call get_page_content to read it.' };
     case 'arrived':
@@ -181,28 +212,33 @@ function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
         url: outcome.url,
         title: outcome.title,
         ...(outcome.tools
-          ? { tools: outcome.tools }
+          ? { tools: outcome.tools.names }
           : { note: 'Its tools are not ready yet; a tools/list_changed follows.' }),
       };
   }
 }
 
-/** The names of the tab's tools once the page at `url` registered them, or undefined after `timeoutMs`. */
+/** The tab's tools once the page at `url` registered them, or undefined after `timeoutMs`. */
 function toolsOfPage(
   hub: Hub,
   tabId: number,
   url: string,
   names: ToolNames,
   timeoutMs: number,
-): Promise<string[] | undefined> {
-  const ready = () => {
+): Promise<NewPageTools | undefined> {
+  const ready = (): NewPageTools | undefined => {
     const entry = hub.tabs().find((tab) => tab.tabId === tabId);
-    return entry?.connected && entry.url === url ? names(entry) : undefined;
+    if (!entry?.connected || entry.url !== url) return undefined;
+    const document = hub
+      .toolsOf(tabId)
+      .map(documentOf)
+      .find((id) => id !== undefined);
+    return { names: names(entry), document };
   };
   const now = ready();
   if (now || timeoutMs <= 0) return Promise.resolve(now);
   return new Promise((resolve) => {
-    const finish = (tools: string[] | undefined) => {
+    const finish = (tools: NewPageTools | undefined) => {
       clearTimeout(timer);
       stop();
       resolve(tools);
@@ -218,6 +254,10 @@ function toolsOfPage(
 /** What the browser said of a tab's latest navigation since the watch began. */
 interface NavigationState {
   started: boolean;
+  /** The browser committed the new document: the page the call ran on is gone. */
+  committed: boolean;
+  /** The URL it committed, without its fragment: only that page's load completing is the new page's. */
+  committedUrl?: string;
   url?: string;
   error?: string;
   complete?: chrome.tabs.Tab;
@@ -237,6 +277,7 @@ interface NavigationWatch {
 /** The browser's navigation events, as one watch (below) hears them. */
 interface NavigationEvents {
   began(tabId: number, url: string): void;
+  committed(tabId: number, url: string): void;
   failed(tabId: number, error: string): void;
   completed(tabId: number, tab: chrome.tabs.Tab): void;
   closed(tabId: number): void;
@@ -247,7 +288,7 @@ const listening = new Set<NavigationEvents>();
 let listenersAdded = false;
 
 /**
- * Adds the chrome listeners once, at the first call, and keeps them: adding and removing four
+ * Adds the chrome listeners once, at the first call, and keeps them: adding and removing its
  * listeners per call was half of the worker's busy time on a page tool call (each is a round trip
  * to the browser process), while a listener nobody is waiting on costs a map lookup per event.
  */
@@ -258,6 +299,9 @@ function hearNavigations(): void {
     details.frameId === 0 && details.documentLifecycle !== 'prerender';
   chrome.webNavigation.onBeforeNavigate.addListener((details) => {
     if (topFrame(details)) for (const watch of listening) watch.began(details.tabId, details.url);
+  });
+  chrome.webNavigation.onCommitted.addListener((details) => {
+    if (topFrame(details)) for (const watch of listening) watch.committed(details.tabId, details.url);
   });
   chrome.webNavigation.onErrorOccurred.addListener((details) => {
     if (topFrame(details)) for (const watch of listening) watch.failed(details.tabId, details.error);
@@ -273,7 +317,8 @@ function hearNavigations(): void {
 /**
  * Hears the top-frame navigations of every tab (a hub-routed call learns its tab only from the
  * answer) from the moment it is made: webNavigation says when one begins, commits or fails (a
- * download ends as ERR_ABORTED), tabs.onUpdated when its page completed. Same-document changes
+ * download ends as ERR_ABORTED), tabs.onUpdated when its page completed. The page can start a
+ * navigation but cannot write these events. Same-document changes
  * (pushState, #fragment) begin no navigation here. A prerendered page's own events are not the tab's.
  */
 function watchNavigations(): NavigationWatch {
@@ -283,7 +328,7 @@ function watchNavigations(): NavigationWatch {
   const stateOf = (tabId: number): NavigationState => {
     let state = states.get(tabId);
     if (!state) {
-      state = { started: false, closed: false };
+      state = { started: false, committed: false, closed: false };
       states.set(tabId, state);
     }
     return state;
@@ -295,16 +340,31 @@ function watchNavigations(): NavigationWatch {
   const events: NavigationEvents = {
     began: (tabId, url) =>
       changed(tabId, (state) => {
-        Object.assign(state, { started: true, url, error: undefined, complete: undefined });
+        Object.assign(state, {
+          started: true,
+          committed: false,
+          committedUrl: undefined,
+          url,
+          error: undefined,
+          complete: undefined,
+        });
       }),
+    committed: (tabId, url) => {
+      if (!states.get(tabId)?.started) return;
+      changed(tabId, (state) => {
+        Object.assign(state, { committed: true, committedUrl: withoutFragment(url), complete: undefined });
+      });
+    },
     failed: (tabId, error) =>
       changed(tabId, (state) => {
         state.error = error;
       }),
     completed: (tabId, tab) => {
-      if (!states.get(tabId)?.started) return;
-      changed(tabId, (state) => {
-        state.complete = tab;
+      // The page being left may report its own load completing after the new one committed.
+      const state = states.get(tabId);
+      if (!state?.committed || withoutFragment(tab.url) !== state.committedUrl) return;
+      changed(tabId, (now) => {
+        now.complete = tab;
       });
     },
     closed: (tabId) =>
@@ -336,4 +396,8 @@ function watchNavigations(): NavigationWatch {
       listening.delete(events);
     },
   };
+}
+
+function withoutFragment(url: string | undefined): string | undefined {
+  return url?.split('#')[0];
 }

@@ -24,13 +24,15 @@ export class SeenDocuments {
 
   /**
    * The tab's answer, as the agent gets it (without the id). An answer names the document that
-   * gave it; one that names none loaded another page, which the agent was told of in the answer
-   * itself: its next call carries no id until it reads the list again.
+   * gave it: a page's answer its own, a navigation report the new page's whose tools it names. One
+   * that names none (a navigation report without the new page's tools, a dialog the extension
+   * answered with) leaves the last document seen: the next call still names it, so a page loaded
+   * since refuses it instead of running its own tool of the same name (issue 38). Never forgotten
+   * here: a call that carried no id would run on whatever page the tab shows.
    */
   answered(tabId: number, result: CallToolResult): CallToolResult {
     const id = documentOf(result);
     if (id !== undefined) this.#byTab.set(tabId, id);
-    else if (!result.isError) this.#byTab.delete(tabId);
     return withoutDocument(result);
   }
 

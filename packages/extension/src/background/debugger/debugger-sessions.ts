@@ -9,6 +9,7 @@ const IDLE_DETACH_MS = 15_000;
 const PAGE_ENABLE_TIMEOUT_MS = 1_000;
 
 type CdpListener = (tabId: number, method: string, params: Record<string, unknown>) => void;
+type DetachListener = (tabId: number) => void;
 
 /**
  * The extension's one way into chrome.debugger: sessions per tab, attached on first use, with the
@@ -24,12 +25,16 @@ export class DebuggerSessions {
   readonly #lastUsed = new Map<number, number>();
   readonly #holds = new Map<number, Set<string>>();
   readonly #listeners = new Set<CdpListener>();
+  readonly #detachListeners = new Set<DetachListener>();
+  /** Tabs whose Page domain answered its enable: every dialog that opens there from now on is reported. */
+  readonly #hearing = new Set<number>();
 
   constructor(private readonly log: Logger = () => {}) {
     chrome.debugger.onDetach.addListener((source, reason) => {
       if (source.tabId === undefined) return;
       this.#forget(source.tabId);
       this.log('debugger.detached', { tabId: source.tabId, reason });
+      for (const listener of this.#detachListeners) listener(source.tabId);
     });
     chrome.debugger.onEvent.addListener((source, method, params) => {
       if (source.tabId === undefined || !this.#attaching.has(source.tabId)) return;
@@ -40,6 +45,21 @@ export class DebuggerSessions {
 
   isAttached(tabId: number): boolean {
     return this.#attaching.has(tabId);
+  }
+
+  /**
+   * The tab's session is attached and its Page domain answered: a dialog that opens there now is
+   * reported (Page.javascriptDialogOpening). False while a page blocked by a dialog (or busy) has
+   * not answered Page.enable.
+   */
+  hearsDialogs(tabId: number): boolean {
+    return this.#hearing.has(tabId);
+  }
+
+  /** The browser ended a tab's session (the user cancelled the bar, the tab crashed); the result unsubscribes. */
+  onDetach(listener: DetachListener): () => void {
+    this.#detachListeners.add(listener);
+    return () => this.#detachListeners.delete(listener);
   }
 
   /** CDP events of every attached tab; the result unsubscribes. */
@@ -95,7 +115,11 @@ export class DebuggerSessions {
           // answerable (Page.handleJavaScriptDialog knows no dialog opened before: docs/decisions.md).
           // A page already blocked by one never answers it, hence the bound.
           const enabled = chrome.debugger.sendCommand({ tabId }, 'Page.enable').then(
-            () => true,
+            () => {
+              // Late too: once the dialog that held it closes, later dialogs are heard.
+              if (this.#attaching.has(tabId)) this.#hearing.add(tabId);
+              return true;
+            },
             () => false,
           );
           await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
@@ -141,5 +165,6 @@ export class DebuggerSessions {
     this.#lastUsed.delete(tabId);
     this.#attaching.delete(tabId);
     this.#holds.delete(tabId);
+    this.#hearing.delete(tabId);
   }
 }

@@ -5,18 +5,20 @@ import * as z from 'zod/mini';
 import type { DebuggerSessions } from '../debugger/debugger-sessions';
 
 export interface OpenDialog {
+  /** tabmcp's name for this dialog, given to the agent with it: handle_dialog may name it. */
+  id: string;
   kind: 'alert' | 'confirm' | 'prompt' | 'beforeunload';
   message: string;
   /** A prompt's default answer. */
   defaultPrompt?: string;
   /** The page that opened it, for the page-text marker. */
   url: string;
-  /** performance.now() when it was heard. */
-  openedAt: number;
-  /** CDP reported it: Page.handleJavaScriptDialog can answer it. */
-  heardOverCdp: boolean;
-  /** The tab's debugger was attached when it was first heard, so CDP will report it too. */
-  watched: boolean;
+  /**
+   * The browser reported it over CDP (Page.javascriptDialogOpening): it is shown, and
+   * Page.handleJavaScriptDialog can answer it. False for a dialog only the page announced, which
+   * may never have been shown (the announcement is the page's to dispatch).
+   */
+  confirmed: boolean;
 }
 
 const Announcement = z.object({
@@ -37,22 +39,28 @@ const CdpOpening = z.object({
 });
 
 type Events = {
-  opened: (tabId: number, dialog: OpenDialog) => void;
-  closed: (tabId: number) => void;
-  heardOverCdp: (tabId: number) => void;
+  /** The browser showed a dialog (CDP). */
+  confirmed: (tabId: number, dialog: OpenDialog) => void;
+  /** The page announced one (its own claim: only where no debugger watches is it all there is). */
+  announced: (tabId: number, dialog: OpenDialog) => void;
 };
 
 /** Holds a tab's session attached while its dialog waits for an answer. */
 const DIALOG_HOLD = 'dialog open';
 
 /**
- * The native dialogs open now, per tab, heard from two sources: the page's own announcement
- * (bridge/dialog-announce.ts through the content script; needs no debugger) and, when the debugger
- * is attached, CDP's Page.javascriptDialogOpening/Closed (also beforeunload, and dialogs opened
- * before the content script loaded).
+ * The native dialogs of each tab, from two sources kept apart (docs/security.md, "Dialogs and
+ * document identity"): what the browser reported over CDP while the tab's debugger was attached
+ * (Page.javascriptDialogOpening/Closed), which is the truth, and what the page announced through
+ * the MAIN-world bridge (bridge/dialog-announce.ts, relayed by the content script), which any page
+ * script can forge. Only a confirmed dialog holds the debugger or blocks calls; an announcement is
+ * used only where nothing else is heard (--input synthetic, or a debugger that could not attach).
  */
 export class OpenDialogs {
-  readonly #open = new Map<number, OpenDialog>();
+  readonly #confirmed = new Map<number, OpenDialog>();
+  readonly #announced = new Map<number, OpenDialog>();
+  /** Per tab, the last dialog an answer showed the agent: handle_dialog answers only that one. */
+  readonly #shown = new Map<number, OpenDialog>();
   readonly #events = new ListenerSet<Events>();
 
   constructor(
@@ -65,15 +73,12 @@ export class OpenDialogs {
       const parsed = CdpOpening.safeParse(params);
       if (!parsed.success) return;
       const { url, message, type, defaultPrompt } = parsed.data;
-      this.#opened(tabId, {
-        kind: type,
-        message,
-        url,
-        openedAt: performance.now(),
-        heardOverCdp: true,
-        watched: true,
-        ...optional(defaultPrompt),
-      });
+      const dialog = { id: newDialogId(), kind: type, message, url, confirmed: true, ...optional(defaultPrompt) };
+      this.#confirmed.set(tabId, dialog);
+      this.#announced.delete(tabId);
+      this.debuggers.hold(tabId, DIALOG_HOLD);
+      this.log('dialog.opened', { tabId, kind: type, source: 'browser' });
+      this.#events.emit('confirmed', tabId, dialog);
     });
     chrome.runtime.onMessage.addListener((raw: unknown, sender) => {
       const tabId = sender.tab?.id;
@@ -82,24 +87,42 @@ export class OpenDialogs {
       const parsed = Announcement.safeParse(raw);
       if (!parsed.success) return false;
       const { phase, kind, message, defaultPrompt } = parsed.data.announced;
-      if (phase === 'closed') this.#closed(tabId);
-      else
-        this.#opened(tabId, {
-          kind,
-          message,
-          url: sender.url ?? sender.tab?.url ?? '',
-          openedAt: performance.now(),
-          heardOverCdp: false,
-          watched: this.debuggers.isAttached(tabId),
-          ...optional(defaultPrompt),
-        });
+      // A page's "closed" only withdraws its own claim: a dialog the browser showed closes when the browser says.
+      if (phase === 'closed') this.#announced.delete(tabId);
+      else {
+        const url = sender.url ?? sender.tab?.url ?? '';
+        const dialog = { id: newDialogId(), kind, message, url, confirmed: false, ...optional(defaultPrompt) };
+        this.#announced.set(tabId, dialog);
+        this.log('dialog.announced', { tabId, kind });
+        this.#events.emit('announced', tabId, dialog);
+      }
       return false;
     });
-    chrome.tabs.onRemoved.addListener((tabId) => this.#closed(tabId));
+    chrome.tabs.onRemoved.addListener((tabId) => {
+      this.#closed(tabId);
+      this.#shown.delete(tabId);
+    });
+    // A session that went (the user cancelled the bar, the tab crashed) no longer reports the dialog closing.
+    debuggers.onDetach((tabId) => this.#closed(tabId));
   }
 
-  get(tabId: number): OpenDialog | undefined {
-    return this.#open.get(tabId);
+  /** The dialog the browser showed in the tab and has not reported closed. */
+  confirmed(tabId: number): OpenDialog | undefined {
+    return this.#confirmed.get(tabId);
+  }
+
+  /** What the page last announced and did not withdraw; never proof that anything is shown. */
+  announced(tabId: number): OpenDialog | undefined {
+    return this.#announced.get(tabId);
+  }
+
+  /** The agent was shown `dialog` in an answer: handle_dialog may answer that dialog, and no other. */
+  noteShown(tabId: number, dialog: OpenDialog): void {
+    this.#shown.set(tabId, dialog);
+  }
+
+  shown(tabId: number): OpenDialog | undefined {
+    return this.#shown.get(tabId);
   }
 
   on<K extends keyof Events>(type: K, listener: Events[K]): () => void {
@@ -107,61 +130,57 @@ export class OpenDialogs {
   }
 
   /**
-   * Resolves true once CDP has reported the tab's open dialog, false after `timeoutMs` or when it
-   * closes. The page announces a dialog just before it asks the browser for it, so under load an
-   * agent can call handle_dialog before the browser (and CDP with it) knows the dialog.
+   * The dialog the browser shows in the tab once it reports one, within `timeoutMs`. The bridge
+   * announces a dialog just before it asks the browser for it, so under load an agent can call
+   * handle_dialog before the browser (and CDP with it) has shown it (decision 257).
    */
-  untilHeardOverCdp(tabId: number, timeoutMs: number): Promise<boolean> {
-    return waitUntil<boolean>(
+  untilConfirmed(tabId: number, timeoutMs: number): Promise<OpenDialog | undefined> {
+    return waitUntil<OpenDialog | undefined>(
       (done) => {
-        const open = this.#open.get(tabId);
-        if (!open || open.heardOverCdp) {
-          done(open !== undefined);
+        const open = this.#confirmed.get(tabId);
+        if (open) {
+          done(open);
           return undefined;
         }
-        const stopHeard = this.on('heardOverCdp', (heardIn) => heardIn === tabId && done(true));
-        const stopClosed = this.on('closed', (closedIn) => closedIn === tabId && done(false));
-        return () => {
-          stopHeard();
-          stopClosed();
-        };
+        return this.on('confirmed', (openedIn, dialog) => openedIn === tabId && done(dialog));
       },
-      { timeoutMs, onTimeout: () => false },
+      { timeoutMs, onTimeout: () => undefined },
     );
   }
 
-  /** Forgets the tab's dialog once it was answered (CDP's Closed event may come later). */
-  answered(tabId: number): void {
+  /**
+   * The tab's dialog was answered (CDP's Closed event may come later), or its page proved it is not
+   * shown. Given an id, only that dialog: the page's next one may already have been reported.
+   */
+  answered(tabId: number, id?: string): void {
+    if (id !== undefined && this.#confirmed.get(tabId)?.id !== id) return;
     this.#closed(tabId);
+    this.#shown.delete(tabId);
   }
 
-  #opened(tabId: number, dialog: OpenDialog): void {
-    const known = this.#open.get(tabId);
-    // Both sources report most dialogs: keep the first time it was heard, and what either knows.
-    const same = known && known.kind === dialog.kind;
-    this.#open.set(
-      tabId,
-      same
-        ? {
-            ...dialog,
-            openedAt: known.openedAt,
-            heardOverCdp: known.heardOverCdp || dialog.heardOverCdp,
-            watched: known.watched || dialog.watched,
-          }
-        : dialog,
-    );
-    if (this.debuggers.isAttached(tabId)) this.debuggers.hold(tabId, DIALOG_HOLD);
-    this.log('dialog.opened', { tabId, kind: dialog.kind, cdp: dialog.heardOverCdp });
-    if (!known) this.#events.emit('opened', tabId, dialog);
-    if (dialog.heardOverCdp && !known?.heardOverCdp) this.#events.emit('heardOverCdp', tabId);
+  /** The page ran a script, so what it announced is not shown (a real dialog blocks its page). */
+  notShown(tabId: number): void {
+    this.#announced.delete(tabId);
   }
 
   #closed(tabId: number): void {
-    if (!this.#open.delete(tabId)) return;
+    this.#announced.delete(tabId);
+    if (!this.#confirmed.delete(tabId)) return;
     this.debuggers.release(tabId, DIALOG_HOLD);
     this.log('dialog.closed', { tabId });
-    this.#events.emit('closed', tabId);
   }
+}
+
+/** Two answers name the same dialog when its kind and text are the same (the browser gives dialogs no id). */
+export function sameDialog(a: OpenDialog, b: OpenDialog): boolean {
+  return a.kind === b.kind && a.message === b.message;
+}
+
+/** Random, so a page cannot name a dialog for the agent; short, since the agent copies it. */
+function newDialogId(): string {
+  const bytes = new Uint8Array(4);
+  crypto.getRandomValues(bytes);
+  return `d${[...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('')}`;
 }
 
 function optional(defaultPrompt: string | undefined): { defaultPrompt?: string } {

@@ -12,21 +12,27 @@ export const dialogTool = defineTool({
   title: 'Answer a dialog',
   offeredIn: ['TAB_FOCUSED'],
   description:
-    'Answer the dialog (alert, confirm, prompt, "Leave site?") the focused tab shows: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt.',
+    'Answer the dialog (alert, confirm, prompt, "Leave site?") the focused tab shows, the one an answer showed you: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt; dialog is the id that answer gave it.',
   input: z
     .object({
       accept: z.boolean(),
       text: z.string().max(10_000).optional(),
+      dialog: z
+        .string()
+        .max(64)
+        .optional()
+        .describe("the dialog's id from the answer that showed it; default: the last dialog shown in the tab"),
       tabId: z.number().int().nonnegative().optional().describe('default: the focused tab'),
     })
     .strict(),
-  handler: async ({ accept, text, tabId }, session) => {
+  handler: async ({ accept, text, dialog, tabId }, session) => {
     const target = tabId ?? session.focusedTabId;
     if (target === null || !session.tabs.has(target)) return errorResult(noSuchTab(target ?? -1, session.tabs.keys()));
     return session.connection.callTool(
       target,
       HANDLE_DIALOG_CALL,
-      { accept, ...(text === undefined ? {} : { text }) },
+      // The extension answers only the dialog the agent was shown, and only on an allowed site (issue 38).
+      { accept, ...(text === undefined ? {} : { text }), ...(dialog === undefined ? {} : { dialog }) },
       session.timings.pageToolTimeoutMs,
     );
   },
