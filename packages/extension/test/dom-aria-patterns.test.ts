@@ -77,4 +77,19 @@ describe('ARIA patterns the page read must keep', () => {
     assert.match(content, /\[checkbox ☐ "Buy milk" [a-z]\d+\]/, content);
     assert.doesNotMatch(content, /\[button "Walk the dog"/, content);
   });
+
+  it('rows of a virtual list scrolled to its end are read, though its wrapper sits far above the page', async () => {
+    const page = await harness.page();
+    // react-virtuoso's shape: an absolutely placed wrapper as tall as the scroller, a list padded to the rows shown.
+    await page.setContent(`<main><div id="scroller" style="height: 200px; overflow-y: auto; position: relative">
+      <div style="height: 100%; position: absolute; top: 0; width: 100%">
+        <div style="padding-top: 100000px"><div>Order #9999 <button>Open order #9999</button></div></div>
+      </div><div style="height: 100200px"></div></div></main>`);
+    await page.evaluate(() => {
+      const scroller = document.getElementById('scroller') as HTMLElement;
+      scroller.scrollTop = 100000;
+    });
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[button "Open order #9999" [a-z]\d+\]/, content);
+  });
 });

@@ -1,9 +1,9 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
-import { chooseOption, isCombobox } from './combobox';
+import { chooseOption, expectChosen, isCombobox } from './combobox';
 import { isTag } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
-import { checkedState, describeElement, isCheckable, isDisabled, isTextField, roleOf } from './elements';
+import { checkedState, describeElement, isCheckable, isDisabled, isInteractive, isTextField, roleOf } from './elements';
 import { reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { fillText, pageTurn, pressKey, selectOption, setChecked } from './input';
@@ -151,11 +151,16 @@ export async function actOn(
       );
     }
     case 'select': {
-      if (isCombobox(element))
+      if (isCombobox(element) || opensAList(element)) {
+        let chosen = value;
         return context.perform(
           `selected ${quoted(value)} in ${named}`,
-          async () => void (await chooseOption(element, value)),
+          async () => {
+            chosen = await chooseOption(element, value);
+          },
+          { readback: () => expectChosen(element, chosen)() },
         );
+      }
       if (isTextField(element))
         return context.perform(`selected the text ${quoted(value, 60)} in ${named}`, () => {
           if (!selectTextIn(element, value)) throw new Error(`${named} no longer holds ${quoted(value, 60)}`);
@@ -208,9 +213,11 @@ function refusal(
       return `select on a text field selects a piece of its text: value must be text that ${who} holds.`;
     return undefined;
   }
+  if (action === 'select' && opensAList(element))
+    return typeof args.value === 'string' ? undefined : 'select needs a value: the text of the option to choose.';
   if (action === 'select' && !isCombobox(element)) {
     if (!isTag(element, 'select'))
-      return `select needs a drop-down list (<select>) or a text field; ${who} is a ${role}. Use click to open it, then click the option.`;
+      return `select needs a drop-down list (<select>), a control that opens a list of options, or a text field; ${who} is a ${role}.`;
     if (typeof args.value !== 'string') return 'select needs a value: an option value or text.';
     const wanted = args.value.trim().toLowerCase();
     const found = [...element.options].some(
@@ -247,6 +254,15 @@ function drawnBeside(element: Element): boolean {
   const hit = reachAt(element, { x: box.left + box.width / 2, y: box.top + box.height / 2 });
   if (hit === true) return true;
   return hit !== null && element.parentElement?.contains(hit) === true;
+}
+
+/**
+ * A control that is no native list and no text field but may open one when clicked (a component
+ * library's select drawn as a box of text): `select` clicks it and then the option, as a person does.
+ */
+function opensAList(element: Element): boolean {
+  if (isTag(element, 'select') || isTextField(element) || isCombobox(element) || !isInteractive(element)) return false;
+  return ['button', 'clickable'].includes(roleOf(element)) || element.hasAttribute('aria-haspopup');
 }
 
 /** An `<input role=combobox>` one types into (type-ahead search boxes). */

@@ -1,8 +1,8 @@
-import { clickInTurns } from './click-in-turns';
 import { composedQueryAll, elementById, isTag } from './composed-tree';
 import { isTextField, roleOf } from './elements';
 import { fillText } from './input';
-import { clean, isVisible, labelOf, quoted } from './text';
+import { clean, isVisible, labelOf, quoted, visibleText } from './text';
+import { aimAt, pointerClick } from './trusted-actions';
 
 /** How long the options of a combobox get to show after it was opened or typed into. */
 const OPTIONS_WAIT_MS = 2_000;
@@ -23,17 +23,47 @@ export function isCombobox(element: Element): boolean {
  * starts with it) and clicks it. Throws a sentence listing the options when none fits.
  */
 export async function chooseOption(combobox: Element, wanted: string): Promise<string> {
+  // What already read `wanted` before the list opened (a label, the current choice) is no option of it.
+  const before = new Set(elementsReading(combobox.ownerDocument, wanted));
   if (isTextField(combobox)) fillText(combobox, wanted);
-  else await clickInTurns(combobox);
-  const option = await waitForOption(combobox, wanted);
-  await clickInTurns(option);
-  return labelOf(option);
+  else await clickAsAPerson(combobox, 'it');
+  const option = await waitForOption(combobox, wanted, before);
+  const label = labelOf(option);
+  await clickAsAPerson(option, `the option ${quoted(label, 40)}`);
+  return label;
 }
 
-function waitForOption(combobox: Element, wanted: string): Promise<Element> {
+/** A click where a pointer reaches (hit-test.ts), with the browser's own input where it can be sent. */
+async function clickAsAPerson(element: Element, what: string): Promise<void> {
+  const aim = aimAt(element);
+  if (!aim.reached) throw new Error(`${what} could not be clicked: ${aim.why}`);
+  await pointerClick(aim, 1);
+}
+
+/**
+ * What the combobox shows once an option was chosen: its value or its text names the option (a
+ * component library's select shows it in its trigger). Checked as a person would look, so an answer
+ * never says "selected" while the page shows the old choice.
+ */
+export function expectChosen(combobox: Element, label: string): () => string | undefined {
+  return () => {
+    if (!combobox.isConnected) return undefined;
+    const shown = `${(combobox as HTMLInputElement).value ?? ''} ${visibleText(combobox, 200)}`.toLowerCase();
+    if (shown.includes(clean(label, 200).toLowerCase())) return undefined;
+    return `${quoted(clean(visibleText(combobox, 80) || (combobox as HTMLInputElement).value || '', 80), 80)} is what it shows: the page did not take the choice`;
+  };
+}
+
+function waitForOption(combobox: Element, wanted: string, before: Set<Element>): Promise<Element> {
   return new Promise((resolve, reject) => {
     const look = () => {
-      const found = pick(optionsOf(combobox), wanted);
+      const options = optionsOf(combobox);
+      // A list that marks no option by role (a library's menu of plain boxes): what newly reads `wanted`.
+      const found =
+        pick(options, wanted) ??
+        (options.length === 0
+          ? elementsReading(combobox.ownerDocument, wanted).find((element) => !before.has(element))
+          : undefined);
       if (!found) return false;
       finish();
       resolve(found);
@@ -91,6 +121,23 @@ function optionsOf(combobox: Element): Element[] {
   ]);
   const options = owned.length ? owned : composedQueryAll(combobox.ownerDocument, '[role=option]');
   return options.filter((option) => isVisible(option) && option.getAttribute('aria-disabled') !== 'true');
+}
+
+/**
+ * The innermost shown elements whose whole text is `wanted` (case and spaces aside), as a person finds
+ * an entry of a list by reading it; text nodes only, so a large page costs one pass over its text.
+ */
+function elementsReading(doc: Document, wanted: string): Element[] {
+  const needle = clean(wanted, 200).toLowerCase();
+  if (!needle || !doc.body) return [];
+  const found: Element[] = [];
+  const walker = doc.createTreeWalker(doc.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (clean(node.textContent, 200).toLowerCase() !== needle) continue;
+    const element = node.parentElement;
+    if (element && isVisible(element)) found.push(element);
+  }
+  return found;
 }
 
 function pick(options: Element[], wanted: string): Element | undefined {

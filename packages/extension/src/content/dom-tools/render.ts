@@ -2,7 +2,7 @@ import { composedChildNodes, composedQuery, composedQueryAll, frameDocument, isT
 import { isInteractive, token } from './elements';
 import type { Handles } from './handles';
 import type { HoverRules } from './hover';
-import { accessibleName, clean, isShown, pageText, quoted, shortHref } from './text';
+import { accessibleName, clean, isShown, pageText, quoted, shortHref, visibleText } from './text';
 import { textInvisible } from './visibility';
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'CANVAS', 'OBJECT', 'HEAD', 'LINK']);
@@ -233,7 +233,8 @@ class Walker {
   /** Writes an interactive element; false when it is a large container whose content must be walked. */
   #interactive(element: Element, onHover: boolean): boolean {
     const handle = this.#context.handles.of(element);
-    const text = element.textContent ?? '';
+    // What a person reads of it: a collapsed tree item's hidden group is no text of it.
+    const text = visibleText(element, MAX_TOKEN_TEXT * 3 + 1);
     // A header cell's box (the wrapper a table library clicks to sort) is no block of content; a
     // control whose few words sit in a block of their own (an autocomplete's `<li><div>Canada`) is
     // still one token: only a long text or a control inside makes it a container.
@@ -243,7 +244,7 @@ class Walker {
       (text.length > MAX_TOKEN_TEXT * 3 ||
         composedQueryAll(element, NESTED_CONTROLS).some(shown) ||
         (blockish &&
-          (clean(text).length > MAX_TOKEN_TEXT ||
+          (text.length > MAX_TOKEN_TEXT ||
             // Only controls a person sees inside: a collapsed tree item's hidden group leaves it one named token.
             composedQueryAll(element, '*').some((inner) => isInteractive(inner) && shown(inner)))));
     const link = isTag(element, 'a') ? shortHref(element) : '';

@@ -46,7 +46,7 @@ function judge(element: Element): boolean {
   }
   const box = element.getBoundingClientRect();
   const style = getComputedStyle(element);
-  if (offThePage(box, style) || clippedAway(style)) return behindItsLabel(element);
+  if ((offThePage(box, style) && !insideScrolledBox(element)) || clippedAway(style)) return behindItsLabel(element);
   const flat = box.width < 1.5 || box.height < 1.5;
   // A box of a pixel or none: the "visually hidden" pattern, or a control with nothing to show.
   if (flat && (style.overflowX !== 'visible' || style.overflowY !== 'visible')) return behindItsLabel(element);
@@ -189,6 +189,17 @@ function offThePage(box: DOMRect, style: CSSStyleDeclaration): boolean {
   if (box.right + scrollX > 0 && box.bottom + scrollY > 0) return false;
   const fixed = style.position === 'fixed';
   return (fixed ? box.right : box.right + scrollX) <= 0 || (fixed ? box.bottom : box.bottom + scrollY) <= 0;
+}
+
+/**
+ * Inside a box scrolled away from its start: what lies above or left of the page's origin there was
+ * moved by that scroll, and scrolling back reaches it (a virtual list's wrapper, scrolled to its end,
+ * sits far above the page while its rows show). Asked only of what would otherwise be off the page.
+ */
+function insideScrolledBox(element: Element): boolean {
+  for (let node = element.parentElement; node && node !== element.ownerDocument.body; node = node.parentElement)
+    if (node.scrollTop > 0 || node.scrollLeft > 0) return true;
+  return false;
 }
 
 function clippedAway(style: CSSStyleDeclaration): boolean {
