@@ -42,19 +42,26 @@ function judge(element: Element): boolean {
   if (typeof element.checkVisibility !== 'function') return element.getClientRects().length > 0;
   if (!element.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
     if (getComputedStyle(element).display === 'contents') return true;
-    return behindItsLabel(element) || drawnByItsComponent(element) || fadedOverItsDrawing(element);
+    return (
+      behindItsLabel(element) ||
+      drawnByItsComponent(element) ||
+      fadedOverItsDrawing(element) ||
+      editorOf(element) !== undefined
+    );
   }
   const box = element.getBoundingClientRect();
   const style = getComputedStyle(element);
   if ((offThePage(box, style) && !insideScrolledBox(element)) || clippedAway(style)) return behindItsLabel(element);
   const flat = box.width < 1.5 || box.height < 1.5;
   // A box of a pixel or none: the "visually hidden" pattern, or a control with nothing to show.
-  if (flat && (style.overflowX !== 'visible' || style.overflowY !== 'visible')) return behindItsLabel(element);
+  if (flat && (style.overflowX !== 'visible' || style.overflowY !== 'visible'))
+    return behindItsLabel(element) || editorOf(element) !== undefined;
   if (element.matches(CONTROL)) {
     // A control of no size may still show a glyph or icon drawn by ::before/::after (a sort arrow).
     if ((box.width === 0 || box.height === 0) && !pseudoInk(element) && !handleOfItsCaption(element))
       return behindItsLabel(element);
-    if (inkless(style) && !element.querySelector(MEDIA) && !pseudoInk(element)) return behindItsLabel(element);
+    if (inkless(style) && !element.querySelector(MEDIA) && !pseudoInk(element))
+      return behindItsLabel(element) || editorOf(element) !== undefined;
   }
   return true;
 }
@@ -222,6 +229,27 @@ function clippedAway(style: CSSStyleDeclaration): boolean {
   if (/^(circle|ellipse)\(0(px|%)?[\s)]/.test(path)) return true;
   const polygon = /^polygon\(([^)]*)\)/.exec(path)?.[1];
   return polygon !== undefined && new Set(polygon.split(',').map((point) => point.trim())).size <= 1;
+}
+
+/** The smallest box an editor that takes its typing through a hidden textarea draws its text in. */
+const EDITOR_MIN = { width: 40, height: 20 };
+
+/**
+ * The editor a named textarea types into while the editor draws the text itself (Ace, Monaco and
+ * CodeMirror 5 keep a tiny, transparent textarea at the cursor): a person clicks the editor and types,
+ * and the keys go to that textarea. The editor is the nearest shown box around it of a real size, a
+ * few levels up at most; undefined for any other hidden field.
+ */
+export function editorOf(element: Element): Element | undefined {
+  if (element.localName !== 'textarea' || !element.getAttribute('aria-label')?.trim()) return undefined;
+  if (!element.checkVisibility({ visibilityProperty: true })) return undefined;
+  let node = element.parentElement;
+  for (let level = 0; node && level < 3; level++, node = node.parentElement) {
+    const box = node.getBoundingClientRect();
+    if (box.width >= EDITOR_MIN.width && box.height >= EDITOR_MIN.height)
+      return node.checkVisibility({ visibilityProperty: true, opacityProperty: true }) ? node : undefined;
+  }
+  return undefined;
 }
 
 /** Inputs a page commonly fades out over a box it draws itself: the click still goes to the input. */
