@@ -41,15 +41,18 @@ describe('ARIA patterns the page read must keep', () => {
     assert.equal(await page.getAttribute('#all', 'aria-checked'), 'true');
   });
 
-  it('the days of a date picker grid are cells a person clicks, and a grid popup’s rows are selectable', async () => {
+  it('the days of a date picker grid are cells a person clicks, so are a combobox grid popup’s cells; a self-reference names by aria-label', async () => {
     const page = await harness.page();
     await page.setContent(`<main><table role="grid" aria-label="November 2026"><tbody>
         <tr><td tabindex="-1" data-date="2026-11-13">13</td><td tabindex="0" data-date="2026-11-14">14</td></tr>
       </tbody></table>
-      <div role="grid" aria-label="Fruits"><div role="row" aria-selected="false" id="r1"><div role="gridcell">Apple</div><div role="gridcell">Fruit</div></div></div></main>`);
+      <input role="combobox" aria-label="Fruit" aria-controls="fruits" aria-expanded="true">
+      <div role="grid" id="fruits" aria-label="Fruits"><div role="row" id="r1"><div role="gridcell">Apple</div><div role="gridcell">Fruit</div></div></div>
+      <span role="button" tabindex="0" id="rb1" aria-label="Remove" aria-labelledby="rb1 r2"> X </span><a id="r2" href="#">Ada</a></main>`);
     const { content } = await harness.derive(page);
     assert.match(content, /\[gridcell "13" [a-z]\d+\]/, content);
-    assert.match(content, /\[row "Apple Fruit" [a-z]\d+\]/, content);
+    assert.match(content, /\[gridcell "Apple" [a-z]\d+\]/, content);
+    assert.match(content, /\[button "Remove Ada" [a-z]\d+\]/, content);
   });
 
   it('a collapsed tree item is one token named by its own text; its hidden group is not read', async () => {
@@ -91,5 +94,14 @@ describe('ARIA patterns the page read must keep', () => {
     });
     const { content } = await harness.derive(page);
     assert.match(content, /\[button "Open order #9999" [a-z]\d+\]/, content);
+  });
+
+  it('a grid of pills in a box of font-size 0 (the inline-block gap trick) is read: a container is no control', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><div role="grid" aria-label="Send to" style="font-size: 0">
+      <div role="row" style="display: inline-block; font-size: 14px"><span role="gridcell"><a href="#">Ada</a></span></div>
+    </div></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[link "Ada" [a-z]\d+\]/, content);
   });
 });

@@ -71,8 +71,23 @@ const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbo
 
 export function isInteractive(element: Element): boolean {
   return (
-    element.matches(INTERACTIVE) || isRovingMember(element) || isSortableHeader(element) || isStyledControl(element)
+    element.matches(INTERACTIVE) ||
+    isRovingMember(element) ||
+    isSortableHeader(element) ||
+    isStyledControl(element) ||
+    isPopupGridCell(element)
   );
+}
+
+/**
+ * A cell of the grid a combobox pops up (its `aria-controls`): the suggestions a person clicks, picked
+ * by aria-activedescendant, so no cell takes the focus or says it is selectable until highlighted.
+ */
+function isPopupGridCell(element: Element): boolean {
+  if (element.getAttribute('role') !== 'gridcell') return false;
+  const grid = element.closest('[role=grid]');
+  if (!grid?.id) return false;
+  return grid.ownerDocument.querySelector(`[role=combobox][aria-controls~="${CSS.escape(grid.id)}"]`) !== null;
 }
 
 /**

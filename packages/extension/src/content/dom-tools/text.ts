@@ -205,6 +205,8 @@ export function accessibleName(element: Element): {
       .map((id) => {
         // An id names an element of the same tree: the shadow root the element lives in.
         const target = elementById(element, id);
+        // accname: a control that names itself in aria-labelledby ("rb1 r1" on rb1) gives its aria-label there.
+        if (target === element) return element.getAttribute('aria-label')?.trim() || visibleText(element);
         return target ? visibleText(target) || clean(target.textContent) : '';
       })
       .join(' ');

@@ -8,8 +8,41 @@ import { hitIn } from './hit-test';
  * here becomes no tool, no handle and no page text.
  */
 
-/** Controls whose own caption is all a person sees of them: transparent ink hides them whole. */
-const CONTROL = 'a[href],button,input,select,textarea,summary,[role],[tabindex],[onclick]';
+const WIDGET_ROLES = [
+  'button',
+  'link',
+  'checkbox',
+  'switch',
+  'radio',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'gridcell',
+];
+/**
+ * Controls whose own caption is all a person sees of them: transparent ink hides them whole. A
+ * container role (a grid, a list) is no control: its items draw themselves (a pill list of `font-size:
+ * 0`, the inline-block gap trick, shows every pill at its own size).
+ */
+const CONTROL = [
+  'a[href]',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'summary',
+  '[onclick]',
+  ...WIDGET_ROLES.map((role) => `[role=${role}]`),
+  '[tabindex]:not([role])',
+].join(',');
 const MEDIA = 'img,svg,canvas,video,picture,input,select,textarea';
 
 /**
