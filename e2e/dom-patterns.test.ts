@@ -49,7 +49,8 @@ describe('DOM-derived tools: the patterns of real apps', () => {
 
     // The page reads as a person sees it: every landmark, word boundaries, state, no hidden text.
     const content = textOf(await scene.agent.call('get_page_content'));
-    assert.match(content, /\[checkbox ☑ [a-z]\d+\] Walk the dog/);
+    // A checkbox nobody labelled is named by its row (issue 37).
+    assert.match(content, /\[checkbox ☑ "Walk the dog" [a-z]\d+\] Walk the dog/);
     assert.match(content, /1 item left/);
     assert.match(content, /\[link "Completed" [a-z]\d+\]\(#\/completed\)/);
     assert.doesNotMatch(content, /hidden and must not be read/);
@@ -156,7 +157,7 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     await toolNamed('fill_what_needs_to_be_done');
     await scene.agent.json('fill_what_needs_to_be_done', { value: 'Buy milk', submit: true });
     const content = textOf(await scene.agent.call('get_page_content'));
-    const box = /\[checkbox ☐ ([a-z]\d+)\] Buy milk/.exec(content)?.[1];
+    const box = /\[checkbox ☐ "Buy milk" ([a-z]\d+)\] Buy milk/.exec(content)?.[1];
     const clear = /\[button "Clear completed" ([a-z]\d+)\]/.exec(content)?.[1];
     const field = fieldHandle(content);
     assert.ok(box && clear && field, content);
@@ -167,7 +168,7 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     assert.equal(stale.isError, true);
     assert.match(
       textOf(stale),
-      new RegExp(`Element ${box} \\(checkbox\\) is no longer on the page\\. Call get_page_content`),
+      new RegExp(`Element ${box} \\(checkbox( "Buy milk")?\\) is no longer on the page\\. Call get_page_content`),
     );
     assert.equal(await page.$eval('.toggle', (toggle) => (toggle as HTMLInputElement).checked), true);
 

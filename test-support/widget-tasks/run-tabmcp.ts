@@ -39,13 +39,19 @@ export function tabmcpNodes(read: string): ReadNode[] {
   return nodes;
 }
 
-/** Every string in an answer that is JSON (tabmcp's answers are), else the answer itself. */
+/**
+ * Every string in an answer that is JSON (tabmcp's answers are), else the answer itself; less what
+ * tabmcp says it did (`done`, `failed`, `renamed`): "hovered checkbox \"Water plants\"" names the
+ * control acted on, and is no part of the page an agent looks in for the next control.
+ */
 function answerText(answer: string): string {
   const strings: string[] = [];
+  const OWN_WORDS = new Set(['done', 'failed', 'renamed']);
   const walk = (value: unknown): void => {
     if (typeof value === 'string') strings.push(value);
     else if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') Object.values(value).forEach(walk);
+    else if (value && typeof value === 'object')
+      for (const [key, inner] of Object.entries(value)) if (!OWN_WORDS.has(key)) walk(inner);
   };
   try {
     walk(JSON.parse(answer));

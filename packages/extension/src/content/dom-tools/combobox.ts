@@ -33,11 +33,35 @@ export async function chooseOption(combobox: Element, wanted: string): Promise<s
   return label;
 }
 
-/** A click where a pointer reaches (hit-test.ts), with the browser's own input where it can be sent. */
+/** How long a list that is still moving into place (a menu's opening animation) is waited for. */
+const SETTLE_INTO_PLACE_MS = 1_000;
+
+/**
+ * A click where a pointer reaches (hit-test.ts), with the browser's own input where it can be sent.
+ * A list that opens with an animation is not under the pointer until it ends: the point is looked for
+ * again at each painted frame, for a bounded time, as a person waits for the menu to open.
+ */
 async function clickAsAPerson(element: Element, what: string): Promise<void> {
-  const aim = aimAt(element);
+  let aim = aimAt(element);
+  const until = performance.now() + SETTLE_INTO_PLACE_MS;
+  while (!aim.reached && performance.now() < until) {
+    await nextFrame(element);
+    aim = aimAt(element, false);
+  }
   if (!aim.reached) throw new Error(`${what} could not be clicked: ${aim.why}`);
   await pointerClick(aim, 1);
+}
+
+/** The next painted frame, or 50 ms in a tab that paints none. */
+function nextFrame(element: Element): Promise<void> {
+  const view = element.ownerDocument.defaultView ?? window;
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, 50);
+    view.requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 /**

@@ -239,6 +239,21 @@ export function accessibleName(element: Element): {
   return component.name ? component : nameFromItsRow(element);
 }
 
+/**
+ * What a person reads of a row as its caption: its visible text, less the captions of the row's other
+ * controls (a todo's "×" or "Delete" button is no part of its name).
+ */
+function rowCaption(row: Element, control: Element): string {
+  const own = visibleText(row, ROW_NAME_MAX * 2);
+  let caption = ` ${own} `;
+  for (const other of row.querySelectorAll('button, a[href], [role=button], [role=link], input, select, textarea')) {
+    if (other === control) continue;
+    const text = visibleText(other, 80);
+    if (text) caption = caption.replace(` ${text} `, ' ');
+  }
+  return clean(caption, ROW_NAME_MAX + 1);
+}
+
 /** Row-like boxes whose text names a nameless control inside them (a todo's checkbox is its row's). */
 const ROW_LIKE = 'li, tr, [role=row], [role=listitem], [role=option], [role=treeitem], [role=article]';
 const CHECKABLE = /^(checkbox|radio|switch)$/;
@@ -259,7 +274,7 @@ function nameFromItsRow(element: Element): { name: string; from: 'row' | '' } {
   let node = element.parentElement;
   for (let level = 0; node && level < ROW_LEVELS; level++, node = node.parentElement) {
     if (!node.matches(ROW_LIKE)) continue;
-    const text = visibleText(node, ROW_NAME_MAX + 1);
+    const text = rowCaption(node, element);
     return text && text.length <= ROW_NAME_MAX ? { name: text, from: 'row' } : { name: '', from: '' };
   }
   return { name: '', from: '' };
