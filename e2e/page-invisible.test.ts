@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ID } from '@tabmcp/protocol';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
+import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
+import { launchWithExtension } from '../test-support/extension-browser';
+import { repoRoot, waitFor } from '../test-support/harness';
+import { type Agent, type Machine, newMachine, startAgent } from '../test-support/server-harness';
+
+/**
+ * Issue 40: tabmcp is invisible until an agent asks. In a person's own Chromium with the built
+ * extension, a page with no agent connected, and a page of a site not allowed with an agent
+ * connected, sees the browser's own functions (their text is native code, as in a Chromium without
+ * the extension) and no global that Chromium without the extension lacks. Pages that published
+ * tools before any agent was there have them listed once one connects.
+ */
+const NOT_ALLOWED_HOST = 'not-allowed.test';
+const BROWSER_ARGS = [`--host-resolver-rules=MAP ${NOT_ALLOWED_HOST} 127.0.0.1`, '--enable-features=WebMCP'];
+
+interface PageView {
+  /** Each checked function's text, by the name the page reaches it by. */
+  text: Record<string, string>;
+  /** The window's own property names and symbols. */
+  globals: string[];
+}
+
+/** Runs in the page's own world, as a page's script would look. */
+const lookAtPage = (): PageView => {
+  const checked: Record<string, unknown> = {
+    setTimeout,
+    setInterval,
+    fetch,
+    'XMLHttpRequest.prototype.send': XMLHttpRequest.prototype.send,
+    alert,
+    confirm,
+    prompt,
+    'history.pushState': history.pushState,
+    'EventTarget.prototype.addEventListener': EventTarget.prototype.addEventListener,
+    'Function.prototype.toString': Function.prototype.toString,
+  };
+  return {
+    text: Object.fromEntries(
+      Object.entries(checked).map(([name, value]) => [name, Function.prototype.toString.call(value)]),
+    ),
+    globals: [...Object.getOwnPropertyNames(window), ...Object.getOwnPropertySymbols(window).map(String)],
+  };
+};
+
+describe('invisible until asked (issue 40)', () => {
+  let site: ExampleServer;
+  let machine: Machine;
+  let agent: Agent | undefined;
+  let context: BrowserContext;
+  let profile: string;
+  /** The plain page as a Chromium without the extension shows it to its own scripts, by host (127.0.0.1 is a secure context, the other not). */
+  const bare = new Map<string, PageView>();
+
+  const plainOn = (host: string) => `${site.url.replace('127.0.0.1', host)}/plain/index.html`;
+
+  async function assertUntouched(page: Page, where: string): Promise<void> {
+    const seen = await page.evaluate(lookAtPage);
+    const without = bare.get(new URL(page.url()).hostname);
+    assert.ok(without, `a baseline for ${page.url()}`);
+    for (const [name, text] of Object.entries(seen.text)) {
+      assert.match(text, /^function \w+\(\) \{ \[native code\] \}$/, `${where}: ${name} prints ${text}`);
+      assert.equal(text, without.text[name], `${where}: ${name}`);
+    }
+    const extra = seen.globals.filter((name) => !without.globals.includes(name));
+    assert.deepEqual(extra, [], `${where}: globals a Chromium without the extension lacks`);
+  }
+
+  before(async () => {
+    site = await startExampleServer();
+    machine = await newMachine();
+    const plain = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: [...chromiumArgs(), ...BROWSER_ARGS],
+    });
+    try {
+      const page = await plain.newPage();
+      for (const host of ['127.0.0.1', NOT_ALLOWED_HOST]) {
+        await page.goto(plainOn(host));
+        bare.set(host, await page.evaluate(lookAtPage));
+      }
+    } finally {
+      await plain.close();
+    }
+    profile = mkdtempSync(join(tmpdir(), 'tabmcp-invisible-'));
+    const extension = join(profile, 'extension');
+    cpSync(join(repoRoot, 'packages', 'extension', 'dist'), extension, { recursive: true });
+    context = await launchWithExtension(join(profile, 'user-data'), extension, BROWSER_ARGS);
+  });
+
+  after(async () => {
+    await agent?.close();
+    await context?.close().catch(() => {});
+    await site?.close();
+    machine?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('with no agent connected, a page of an allowed site and one of a site not allowed see only the browser', async () => {
+    for (const host of ['127.0.0.1', NOT_ALLOWED_HOST]) {
+      const page = await context.newPage();
+      await page.goto(plainOn(host));
+      await assertUntouched(page, `${host}, no agent`);
+      await page.close();
+    }
+  });
+
+  it('tools published before an agent connected are listed once it does; a site not allowed still sees only the browser', async () => {
+    // Opened while no agent is connected: an MCP-B tab server with the WebMCP polyfill, a polyfill
+    // page, a hand-written window.mcp, and a page of a site not allowed.
+    const published = ['mcp-b-global.html', 'webmcp.html', 'hand-written.html'];
+    for (const path of published) await (await context.newPage()).goto(`${site.url}/interop/${path}`);
+    const notAllowed = await context.newPage();
+    await notAllowed.goto(plainOn(NOT_ALLOWED_HOST));
+
+    const options = await context.newPage();
+    await options.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    await options.evaluate((stored) => chrome.storage.local.set(stored), { port: machine.port, token: machine.token });
+    await options.close();
+    agent = await startAgent(machine, ['--view', 'all']);
+    const connected = agent;
+    await waitFor(async () => (await connected.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const answeredAt = Date.now();
+    const expected = ['_greet', '_add_note', '_increment'];
+    await waitFor(
+      async () => {
+        const names = await connected.toolNames();
+        return expected.every((suffix) => names.some((name) => name.endsWith(suffix)));
+      },
+      10_000,
+      `the tools the pages published before the agent connected (${expected.join(', ')})`,
+    );
+    console.error(
+      `[page-invisible] published tools listed ${Date.now() - answeredAt} ms after connect_browser answered`,
+    );
+
+    // The not-allowed page's content script runs (its tab registered, held back as "pending"), its MAIN world got nothing.
+    /** A tab whose content script registered it; the tools of a site not allowed are held back (the note says so). */
+    const heldBack = async (urlEnd: string) =>
+      (await connected.json<{ tabs: Array<{ url: string; note?: string }> }>('list_tabs')).tabs.some(
+        (tab) => tab.url.endsWith(urlEnd) && /held back: the site is not allowed/.test(tab.note ?? ''),
+      );
+    await waitFor(
+      () => heldBack(`${NOT_ALLOWED_HOST}:${new URL(site.url).port}/plain/index.html`),
+      10_000,
+      'the page of the site not allowed to register its tab',
+    );
+    await assertUntouched(notAllowed, `${NOT_ALLOWED_HOST}, agent connected, opened before`);
+    // A page loaded while the agent is connected gets the registered content script, and no more.
+    const fresh = await context.newPage();
+    await fresh.goto(`${plainOn(NOT_ALLOWED_HOST)}?fresh`);
+    await waitFor(() => heldBack('?fresh'), 10_000, 'the new page of the site not allowed to register its tab');
+    await assertUntouched(fresh, `${NOT_ALLOWED_HOST}, agent connected, loaded after`);
+  });
+});
