@@ -50,6 +50,10 @@ const lookAtPage = (): PageView => {
   };
 };
 
+/** Whether the MAIN-world bridge is in the page: a running bridge claims this event (bridge/channel.ts). */
+const hasBridge = (page: Page) =>
+  page.evaluate(() => !document.dispatchEvent(new CustomEvent('tabmcp-bridge-present', { cancelable: true })));
+
 describe('invisible until asked (issue 40)', () => {
   let site: ExampleServer;
   let machine: Machine;
@@ -154,10 +158,16 @@ describe('invisible until asked (issue 40)', () => {
       'the page of the site not allowed to register its tab',
     );
     await assertUntouched(notAllowed, `${NOT_ALLOWED_HOST}, agent connected, opened before`);
+    assert.equal(await hasBridge(notAllowed), false, 'a site not allowed never gets the bridge');
     // A page loaded while the agent is connected gets the registered content script, and no more.
     const fresh = await context.newPage();
     await fresh.goto(`${plainOn(NOT_ALLOWED_HOST)}?fresh`);
     await waitFor(() => heldBack('?fresh'), 10_000, 'the new page of the site not allowed to register its tab');
     await assertUntouched(fresh, `${NOT_ALLOWED_HOST}, agent connected, loaded after`);
+    assert.equal(await hasBridge(fresh), false, 'a site not allowed never gets the bridge');
+    // An allowed page has it now (so the probe above can see one), its hooks disguised and no global left.
+    const allowed = context.pages().find((page) => page.url().endsWith('/interop/hand-written.html'));
+    assert.ok(allowed);
+    assert.equal(await hasBridge(allowed), true, 'an allowed page has the bridge while an agent is connected');
   });
 });
