@@ -14,9 +14,9 @@ import { tagTabDocuments } from './document-tags';
 import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
+import { PageInjection } from './page-injection';
 import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
-import { PageInjection } from './page-injection';
 import { forwardTabEvents, restoreHub } from './tab-events';
 import { workerLog } from './worker-log';
 

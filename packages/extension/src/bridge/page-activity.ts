@@ -84,7 +84,10 @@ export function watchPageActivity(nativeSetTimeout: typeof window.setTimeout): (
   const onOpen = (event: Event) => {
     const id = String((event as CustomEvent<unknown>).detail).slice(0, 100);
     if (watches.size === 0)
-      unhooks = [...trackTimers(currentOwner, begin, runAs, nativeSetTimeout), ...trackRequests(currentOwner, begin, nativeSetTimeout)];
+      unhooks = [
+        ...trackTimers(currentOwner, begin, runAs, nativeSetTimeout),
+        ...trackRequests(currentOwner, begin, nativeSetTimeout),
+      ];
     // Not reported: a new watch has nothing pending, as the content script assumes.
     watches.set(id, { id, open: true, pending: 0 });
     nativeSetTimeout(() => forget(id), WATCH_MAX_MS);
