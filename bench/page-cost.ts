@@ -79,45 +79,43 @@ async function counting(page: Page): Promise<Metrics> {
 
 const pause = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
-async function measure(context: BrowserContext, origin: string): Promise<Samples> {
-  const samples: Samples = { loadScript: [], loadTask: [], idleScript: [], timers: [] };
-  for (let run = 0; run < RUNS; run++) {
-    const page = await context.newPage();
-    const metrics = await counting(page);
-    const before = await metrics();
-    await page.goto(`${origin}/large.html`, { waitUntil: 'load' });
-    await pause(AFTER_LOAD_MS);
-    const loaded = await metrics();
-    samples.loadScript.push(loaded.script - before.script);
-    samples.loadTask.push(loaded.task - before.task);
-    await page.close();
-  }
-  for (let run = 0; run < RUNS; run++) {
-    const page = await context.newPage();
-    const metrics = await counting(page);
-    await page.goto(`${origin}/live.html`, { waitUntil: 'load' });
-    await pause(AFTER_LOAD_MS);
-    const before = await metrics();
-    await pause(IDLE_MS);
-    const after = await metrics();
-    samples.idleScript.push(after.script - before.script);
-    await page.close();
-  }
-  for (let run = 0; run < RUNS; run++) {
-    const page = await context.newPage();
-    await page.goto(`${origin}/blank.html`, { waitUntil: 'load' });
-    await pause(AFTER_LOAD_MS);
-    samples.timers.push(
-      (await page.evaluate(`new Promise((done) => {
-        const started = performance.now();
-        let left = ${TIMERS};
-        const fired = () => { if (--left === 0) done(performance.now() - started); };
-        for (let i = 0; i < ${TIMERS}; i++) setTimeout(fired, 0);
-      })`)) as number,
-    );
-    await page.close();
-  }
-  return samples;
+async function loadCost(context: BrowserContext, origin: string, samples: Samples): Promise<void> {
+  const page = await context.newPage();
+  const metrics = await counting(page);
+  const before = await metrics();
+  await page.goto(`${origin}/large.html`, { waitUntil: 'load' });
+  await pause(AFTER_LOAD_MS);
+  const loaded = await metrics();
+  samples.loadScript.push(loaded.script - before.script);
+  samples.loadTask.push(loaded.task - before.task);
+  await page.close();
+}
+
+async function idleCost(context: BrowserContext, origin: string, samples: Samples): Promise<void> {
+  const page = await context.newPage();
+  const metrics = await counting(page);
+  await page.goto(`${origin}/live.html`, { waitUntil: 'load' });
+  await pause(AFTER_LOAD_MS);
+  const before = await metrics();
+  await pause(IDLE_MS);
+  const after = await metrics();
+  samples.idleScript.push(after.script - before.script);
+  await page.close();
+}
+
+async function timerCost(context: BrowserContext, origin: string, samples: Samples): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${origin}/blank.html`, { waitUntil: 'load' });
+  await pause(AFTER_LOAD_MS);
+  samples.timers.push(
+    (await page.evaluate(`new Promise((done) => {
+      const started = performance.now();
+      let left = ${TIMERS};
+      const fired = () => { if (--left === 0) done(performance.now() - started); };
+      for (let i = 0; i < ${TIMERS}; i++) setTimeout(fired, 0);
+    })`)) as number,
+  );
+  await page.close();
 }
 
 async function launch(variant: Variant): Promise<{ context: BrowserContext; close(): Promise<void> }> {
@@ -148,17 +146,26 @@ const server = createServer((request, response) => {
 await new Promise<void>((listening) => server.listen(0, '127.0.0.1', () => listening()));
 const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+// The three browsers run side by side and take turns, in a rotating order, run after run: on a
+// shared machine the load changes from minute to minute, and each row's three figures should meet the same.
+const VARIANTS = ['none', 'floor', 'tabmcp'] as const;
 const measured = {} as Record<Variant, Samples>;
+const browsers = new Map<Variant, Awaited<ReturnType<typeof launch>>>();
 try {
-  for (const variant of ['none', 'floor', 'tabmcp'] as const) {
-    const browser = await launch(variant);
-    try {
-      measured[variant] = await measure(browser.context, origin);
-    } finally {
-      await browser.close();
+  for (const variant of VARIANTS) {
+    browsers.set(variant, await launch(variant));
+    measured[variant] = { loadScript: [], loadTask: [], idleScript: [], timers: [] };
+  }
+  for (const step of [loadCost, idleCost, timerCost]) {
+    for (let run = 0; run < RUNS; run++) {
+      for (let turn = 0; turn < VARIANTS.length; turn++) {
+        const variant = VARIANTS[(run + turn) % VARIANTS.length] as Variant;
+        await step((browsers.get(variant) as Awaited<ReturnType<typeof launch>>).context, origin, measured[variant]);
+      }
     }
   }
 } finally {
+  for (const browser of browsers.values()) await browser.close();
   server.close();
 }
 
