@@ -50,6 +50,12 @@ const lookAtPage = (): PageView => {
   };
 };
 
+/** The content scripts the extension has registered (none in its manifest), read in its worker. */
+const registeredScripts = async (context: BrowserContext): Promise<number> => {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
+  return worker.evaluate(async () => (await chrome.scripting.getRegisteredContentScripts()).length);
+};
+
 /** Whether the MAIN-world bridge is in the page: a running bridge claims this event (bridge/channel.ts). */
 const hasBridge = (page: Page) =>
   page.evaluate(() => !document.dispatchEvent(new CustomEvent('tabmcp-bridge-present', { cancelable: true })));
@@ -109,6 +115,7 @@ describe('invisible until asked (issue 40)', () => {
   });
 
   it('with no agent connected, a page of an allowed site and one of a site not allowed see only the browser', async () => {
+    assert.equal(await registeredScripts(context), 0, 'no content script is registered');
     for (const host of ['127.0.0.1', NOT_ALLOWED_HOST]) {
       const page = await context.newPage();
       await page.goto(plainOn(host));
@@ -169,5 +176,19 @@ describe('invisible until asked (issue 40)', () => {
     const allowed = context.pages().find((page) => page.url().endsWith('/interop/hand-written.html'));
     assert.ok(allowed);
     assert.equal(await hasBridge(allowed), true, 'an allowed page has the bridge while an agent is connected');
+    assert.equal(await registeredScripts(context), 1, 'the content script is registered while an agent is connected');
+  });
+
+  it('once the agent is gone, the pages get back to running nothing of tabmcp', async () => {
+    await agent?.close();
+    agent = undefined;
+    const allowed = context.pages().find((page) => page.url().endsWith('/interop/hand-written.html'));
+    assert.ok(allowed);
+    // The background waits 10 s for an agent that comes back, then tells every tab to end what it runs.
+    await waitFor(async () => !(await hasBridge(allowed)), 30_000, 'the bridge to leave the allowed page');
+    assert.equal(await registeredScripts(context), 0, 'no content script is registered');
+    const page = await context.newPage();
+    await page.goto(plainOn('127.0.0.1'));
+    await assertUntouched(page, '127.0.0.1, after the agent left');
   });
 });
