@@ -126,8 +126,8 @@ describe('invisible until asked (issue 40)', () => {
 
   it('tools published before an agent connected are listed once it does; a site not allowed still sees only the browser', async () => {
     // Opened while no agent is connected: an MCP-B tab server with the WebMCP polyfill, a polyfill
-    // page, a hand-written window.mcp, and a page of a site not allowed.
-    const published = ['mcp-b-global.html', 'webmcp.html', 'hand-written.html'];
+    // page, Chromium's own WebMCP, a hand-written window.mcp, and a page of a site not allowed.
+    const published = ['mcp-b-global.html', 'webmcp.html', 'webmcp-native.html', 'hand-written.html'];
     for (const path of published) await (await context.newPage()).goto(`${site.url}/interop/${path}`);
     const notAllowed = await context.newPage();
     await notAllowed.goto(plainOn(NOT_ALLOWED_HOST));
@@ -140,7 +140,7 @@ describe('invisible until asked (issue 40)', () => {
     const connected = agent;
     await waitFor(async () => (await connected.call('connect_browser')).isError !== true, 20_000, 'the browser');
     const answeredAt = Date.now();
-    const expected = ['_greet', '_add_note', '_increment'];
+    const expected = ['_greet', '_add_note', '_rename_list', '_increment'];
     await waitFor(
       async () => {
         const names = await connected.toolNames();
