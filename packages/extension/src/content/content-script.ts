@@ -59,8 +59,11 @@ interface ToolOrigin {
   stop(): void;
 }
 
-/** Runs the tab's proxy; returns how to end it (the Port closed, every observer and timer stopped). */
-function main(): () => void {
+/**
+ * Runs the tab's proxy; returns how to end it (the Port closed, every observer and timer stopped).
+ * `ended` is called once it ended, by that or by the Port giving up (the extension reloaded or gone).
+ */
+function main(ended: () => void): () => void {
   // A `window.mcp` already there is served before the handshake below asks for it.
   document.dispatchEvent(new CustomEvent(LOOK_NOW_EVENT));
   let origin: ToolOrigin | undefined;
@@ -114,7 +117,10 @@ function main(): () => void {
       return origin.client.request(method, params);
     },
   };
+  let over = false;
   const shutDown = () => {
+    if (over) return;
+    over = true;
     updates.stop();
     window.removeEventListener('message', onAnnouncement);
     domTools.cancel();
@@ -122,6 +128,7 @@ function main(): () => void {
     origin = undefined;
     current?.stop();
     port?.close();
+    ended();
   };
 
   const use = (next: ToolOrigin) => {
@@ -278,15 +285,19 @@ async function wake(): Promise<void> {
   const stopRelay = relayDialogs();
   // The bridge, when the site is allowed, is in the page before its tools are looked for.
   await askForBridge();
-  const shutDown = main();
   const onMessage = (message: unknown) => {
-    if ((message as { type?: unknown } | null)?.type !== SLEEP_MESSAGE) return;
-    chrome.runtime.onMessage.removeListener(onMessage);
+    if ((message as { type?: unknown } | null)?.type === SLEEP_MESSAGE) shutDown();
+  };
+  const shutDown = main(() => {
+    try {
+      chrome.runtime.onMessage.removeListener(onMessage);
+    } catch {
+      // The extension was reloaded or removed: its listeners went with it.
+    }
     stopRelay();
-    shutDown();
     document.dispatchEvent(new CustomEvent(BRIDGE_SLEEP_EVENT));
     scope[marker] = 'asleep';
-  };
+  });
   chrome.runtime.onMessage.addListener(onMessage);
 }
 
