@@ -11,8 +11,10 @@ import { repoRoot } from '../test-support/harness';
 /**
  * Chrome's own WebMCP (`--enable-features=WebMCP`, no polyfill in the page) through the built
  * extension's MAIN-world bridge: the page's registerTool tool and its declarative form, each listed
- * once, both callable. The test speaks to the bridge's channel from the page, as the content script
- * does; the rest of the path is the same as for every source (e2e/page-interop.test.ts).
+ * once, both callable. The test puts the built bridge.js into the page as the background does while
+ * an agent is connected (no agent is here, so the extension itself puts nothing in the page:
+ * e2e/page-invisible.test.ts), and speaks to the bridge's channel from the page, as the content
+ * script does; the rest of the path is the same as for every source (e2e/page-interop.test.ts).
  */
 describe('native WebMCP in Chromium through the extension bridge', () => {
   let site: ExampleServer;
@@ -27,6 +29,7 @@ describe('native WebMCP in Chromium through the extension bridge', () => {
     context = await launchWithExtension(profile, extension, ['--enable-features=WebMCP']);
     page = await context.newPage();
     await page.goto(`${site.url}/interop/webmcp-native.html`);
+    await page.addScriptTag({ path: join(extension, 'bridge.js') });
     await page.addScriptTag({ url: `${site.url}/sdk/tabmcp-page.js` });
   });
 

@@ -94,10 +94,9 @@ async function buildExtension() {
       background: { service_worker: 'background.js', type: 'module' },
       permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger', 'webNavigation'],
       host_permissions: ['<all_urls>'],
-      content_scripts: [
-        { matches: ['<all_urls>'], js: ['bridge.js'], run_at: 'document_start', world: 'MAIN' },
-        { matches: ['<all_urls>'], js: ['content.js'], run_at: 'document_idle' },
-      ],
+      // No content_scripts: nothing runs in a page while no agent is connected. The background
+      // registers content.js when one connects and injects bridge.js into allowed sites' documents
+      // only (packages/extension/src/background/page-injection.ts, docs/security.md).
       action: { default_title: 'tabmcp', default_popup: 'popup.html', default_icon: ICONS },
       options_ui: { page: 'options.html', open_in_tab: true },
     };

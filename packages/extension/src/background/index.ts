@@ -14,9 +14,10 @@ import { tagTabDocuments } from './document-tags';
 import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
+import { PageInjection } from './page-injection';
 import { listenToPopup } from './popup-messages';
 import { startProxyMode } from './proxy-mode';
-import { forwardTabEvents, injectIntoOpenTabs, restoreHub } from './tab-events';
+import { forwardTabEvents, restoreHub } from './tab-events';
 import { workerLog } from './worker-log';
 
 /** The extension's background worker: the hub, its chrome adapters and the browser link. */
@@ -31,6 +32,15 @@ const hub = new Hub({
   log,
 });
 tagTabDocuments(log);
+// The hub starts restoring at once (tab-events.ts): content scripts that reconnect find their entries.
+const restored = restoreHub(hub);
+// Nothing runs in a page until an agent connects (page-injection.ts): its listener is added in this first task.
+const injection = new PageInjection({
+  siteAccess: (url) => hub.siteAccess(url),
+  restored: restored.catch(() => {}),
+  connected: (tabId) => hub.tabs().some((tab) => tab.tabId === tabId && tab.connected),
+  log,
+});
 // Read while the hub restores, so the first dial does not wait for it; later dials read it afresh.
 let firstConfig: ReturnType<typeof loadConfig> | undefined = loadConfig();
 const link = new BrowserLink(async () => {
@@ -52,6 +62,7 @@ link.onopen = () => {
 const catalog = new HubCatalogFeed(hub, (message) => link.send(message));
 link.onstatechange = (state) => {
   if (state === 'closed') catalog.reset();
+  injection.linkState('local', state === 'open');
 };
 link.onrequest = (request) => {
   if (isCatalogRequest(request)) link.send(catalog.answer(request));
@@ -82,7 +93,9 @@ listenToPopup(
     linkProblem: () => link.problem,
     serverUrl: async () => linkUrl(await loadConfig()),
     onSiteChanged: (site) => {
-      for (const tab of hub.tabs()) if (siteOf(tab.url) === site) reportTab(tab.tabId);
+      const tabsOfSite = hub.tabs().filter((tab) => siteOf(tab.url) === site);
+      for (const tab of tabsOfSite) reportTab(tab.tabId);
+      injection.siteChanged(site, tabsOfSite);
     },
   },
   log,
@@ -100,16 +113,21 @@ chrome.alarms.create('tabmcp-link', { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener(() => {
   link.ensure();
   hub.keepAlive();
+  injection.check();
 });
-chrome.runtime.onInstalled.addListener(() => void injectIntoOpenTabs(log));
 // Remote access through a proxy (docs/remote.md), when configured.
 const debuggers = new DebuggerSessions(log);
 startDialogWatch(debuggers, hub, log);
 serveTrustedInput(debuggers, log);
 const proxyLink = startProxyMode(hub, debuggers, log);
+const proxyStatus = proxyLink.onstatus;
+proxyLink.onstatus = (status) => {
+  proxyStatus?.(status);
+  injection.linkState('proxy', status.state === 'ready');
+};
 
 // The server must see the same tools after a worker restart: restore first, then dial.
-Promise.all([restoreHub(hub), findKeepers()])
+Promise.all([restored, findKeepers()])
   .catch((error: unknown) => log('restore.failed', { error: String(error) }))
   .finally(() => {
     link.start();

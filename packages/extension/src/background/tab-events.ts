@@ -1,5 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
-import type { ExtensionToServer, Logger } from '@tabmcp/protocol';
+import type { ExtensionToServer } from '@tabmcp/protocol';
 import { FocusedTab } from './focused-tab';
 import { forgetKeeper, isKeeper } from './keep-open';
 import { tabInfoOf } from './link-commands';
@@ -109,17 +109,4 @@ export async function restoreHub(hub: Hub): Promise<void> {
     focusedTab.activated(active.id, active.windowId);
   }
   hub.setActiveTab(active?.id);
-}
-
-/** Tabs opened before the extension loaded have no content script. */
-export async function injectIntoOpenTabs(log: Logger) {
-  const tabs = await chrome.tabs.query({ url: ['http://*/*', 'https://*/*'] });
-  for (const tab of tabs) {
-    if (tab.id === undefined) continue;
-    const target = { tabId: tab.id };
-    await chrome.scripting
-      .executeScript({ target, files: ['bridge.js'], world: 'MAIN' })
-      .then(() => chrome.scripting.executeScript({ target, files: ['content.js'] }))
-      .catch((error: unknown) => log('inject.failed', { tabId: tab.id, error: String(error) }));
-  }
 }

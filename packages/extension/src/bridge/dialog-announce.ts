@@ -1,4 +1,5 @@
 import { DIALOG_EVENT } from './channel';
+import { hook } from './cloak';
 
 /**
  * A native dialog blocks the page (and the content script with it) until someone answers it, so it
@@ -7,6 +8,9 @@ import { DIALOG_EVENT } from './channel';
  * renderer blocks. A second event says it closed (the user answered it in the browser). The
  * background then answers calls to the tab at once instead of letting them wait out their timeout.
  * `beforeunload` dialogs cannot be announced from here: the debugger hears them.
+ *
+ * Only while the bridge is in the page (an agent is connected and the site is allowed), disguised
+ * (cloak.ts); returns how to put the browser's own functions back.
  */
 type DialogKind = 'alert' | 'confirm' | 'prompt';
 
@@ -20,24 +24,27 @@ function announce(phase: 'open' | 'closed', kind: DialogKind, message: unknown, 
   window.dispatchEvent(new CustomEvent(DIALOG_EVENT, { detail }));
 }
 
-function wrap(kind: DialogKind): void {
-  const original = window[kind] as (...args: unknown[]) => unknown;
-  if (typeof original !== 'function') return;
-  const wrapped = {
-    [kind](this: unknown, ...args: unknown[]) {
-      announce('open', kind, args[0], kind === 'prompt' ? (args[1] ?? '') : undefined);
-      try {
-        return original.apply(this, args);
-      } finally {
-        announce('closed', kind, args[0]);
-      }
-    },
-  }[kind] as (...args: unknown[]) => unknown;
-  // Pages that compare it with the native function's text still see native code.
-  Object.defineProperty(wrapped, 'toString', { value: () => original.toString(), configurable: true });
-  Object.defineProperty(window, kind, { value: wrapped, writable: true, configurable: true, enumerable: true });
+function wrap(kind: DialogKind): () => void {
+  return hook(
+    window,
+    kind,
+    (original) =>
+      ({
+        [kind](this: unknown, ...args: unknown[]) {
+          announce('open', kind, args[0], kind === 'prompt' ? (args[1] ?? '') : undefined);
+          try {
+            return Reflect.apply(original, this, args);
+          } finally {
+            announce('closed', kind, args[0]);
+          }
+        },
+      })[kind] as (...args: unknown[]) => unknown,
+  );
 }
 
-export function announceDialogs(): void {
-  for (const kind of ['alert', 'confirm', 'prompt'] as const) wrap(kind);
+export function announceDialogs(): () => void {
+  const unhooks = (['alert', 'confirm', 'prompt'] as const).map(wrap);
+  return () => {
+    for (const unhook of unhooks) unhook();
+  };
 }

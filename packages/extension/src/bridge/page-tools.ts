@@ -4,24 +4,26 @@ import { findFormTools } from './declarative-forms';
 import { callWebMcpTool, listWebMcpTools, type ModelContextLike } from './webmcp-context';
 
 const RESCAN_DEBOUNCE_MS = 50;
-/**
- * Taken before page-activity.ts wraps `setTimeout` (this module runs first): the bridge's own rescan
- * after a page change is not something a call of the page's tools started, and must not hold its answer.
- */
-const untrackedSetTimeout = window.setTimeout.bind(window);
 const FORM_ATTRIBUTES = ['toolname', 'tooldescription', 'tooltitle', 'toolautosubmit', 'toolparamdescription', 'name'];
 
 export interface PageTools {
   provider: McpWindowProvider;
   source(): ToolSource;
+  /** Stops following the page's changes. */
+  stop(): void;
 }
 
 /**
  * One `WindowMcpApi` over the page's WebMCP tools and its declarative forms, kept in step with
  * `toolchange` events and DOM changes. A form that WebMCP already lists (native Chrome and the
- * polyfill register declarative forms themselves) is not listed twice.
+ * polyfill register declarative forms themselves) is not listed twice. The rescan's timer is the
+ * one the bridge took before any hook (`untrackedSetTimeout`): a rescan is not something a call of
+ * the page's tools started, and must not hold its answer.
  */
-export async function watchPageTools(context: ModelContextLike | undefined): Promise<PageTools> {
+export async function watchPageTools(
+  context: ModelContextLike | undefined,
+  untrackedSetTimeout: typeof window.setTimeout,
+): Promise<PageTools> {
   const provider = new McpWindowProvider(
     { name: `${location.hostname || 'page'}-webmcp`, version: '1.0.0' },
     { tools: true },
@@ -53,14 +55,23 @@ export async function watchPageTools(context: ModelContextLike | undefined): Pro
     timer = untrackedSetTimeout(() => void sync(), RESCAN_DEBOUNCE_MS);
   };
   context?.addEventListener('toolchange', soon);
-  new MutationObserver(soon).observe(document.documentElement, {
+  const observer = new MutationObserver(soon);
+  observer.observe(document.documentElement, {
     subtree: true,
     childList: true,
     attributes: true,
     attributeFilter: FORM_ATTRIBUTES,
   });
   await sync();
-  return { provider, source: () => (webMcpCount > 0 ? 'webmcp' : 'declarative') };
+  return {
+    provider,
+    source: () => (webMcpCount > 0 ? 'webmcp' : 'declarative'),
+    stop: () => {
+      clearTimeout(timer);
+      observer.disconnect();
+      context?.removeEventListener('toolchange', soon);
+    },
+  };
 }
 
 export async function hasWebMcpTools(context: ModelContextLike): Promise<boolean> {

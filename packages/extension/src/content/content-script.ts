@@ -10,7 +10,9 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
-import { BRIDGE_CHANNEL, LOOK_NOW_EVENT } from '../bridge/channel';
+import { BRIDGE_CHANNEL, BRIDGE_SLEEP_EVENT, LOOK_NOW_EVENT } from '../bridge/channel';
+import { SLEEP_MESSAGE } from '../page-injection-messages';
+import { askForBridge } from './bridge-request';
 import { relayDialogs } from './dialog-relay';
 import { callForThisDocument, markedTools } from './document-check';
 import { documentTagSettled } from './document-tag';
@@ -57,7 +59,11 @@ interface ToolOrigin {
   stop(): void;
 }
 
-function main(): void {
+/**
+ * Runs the tab's proxy; returns how to end it (the Port closed, every observer and timer stopped).
+ * `ended` is called once it ended, by that or by the Port giving up (the extension reloaded or gone).
+ */
+function main(ended: () => void): () => void {
   // A `window.mcp` already there is served before the handshake below asks for it.
   document.dispatchEvent(new CustomEvent(LOOK_NOW_EVENT));
   let origin: ToolOrigin | undefined;
@@ -111,7 +117,10 @@ function main(): void {
       return origin.client.request(method, params);
     },
   };
+  let over = false;
   const shutDown = () => {
+    if (over) return;
+    over = true;
     updates.stop();
     window.removeEventListener('message', onAnnouncement);
     domTools.cancel();
@@ -119,6 +128,7 @@ function main(): void {
     origin = undefined;
     current?.stop();
     port?.close();
+    ended();
   };
 
   const use = (next: ToolOrigin) => {
@@ -227,6 +237,7 @@ function main(): void {
       },
     );
   discover();
+  return shutDown;
 }
 
 async function listTools(client: Pick<TabClient, 'request'>, source: ToolSource): Promise<Tool[]> {
@@ -260,11 +271,37 @@ function reportError(error: unknown): void {
   console.debug('[tabmcp]', error instanceof Error ? error.message : error);
 }
 
-// Injected twice (manifest and scripting.executeScript after an extension reload) must not double up.
+/**
+ * The background injects this script only while an agent is connected (registered for new
+ * documents, executed into open ones: background/page-injection.ts), and tells it to sleep when the
+ * last agent leaves: it then ends everything it runs, and the MAIN-world bridge with it. Injected
+ * again later, it starts afresh in the same isolated world; injected twice while awake, it does
+ * not double up. The marker lives in the isolated world, which the page cannot see.
+ */
 const marker = Symbol.for('tabmcp.content');
-const scope = globalThis as { [marker]?: boolean };
-if (!scope[marker]) {
-  scope[marker] = true;
-  relayDialogs();
-  main();
+const scope = globalThis as { [marker]?: 'awake' | 'asleep' };
+
+async function wake(): Promise<void> {
+  const stopRelay = relayDialogs();
+  // The bridge, when the site is allowed, is in the page before its tools are looked for.
+  await askForBridge();
+  const onMessage = (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === SLEEP_MESSAGE) shutDown();
+  };
+  const shutDown = main(() => {
+    try {
+      chrome.runtime.onMessage.removeListener(onMessage);
+    } catch {
+      // The extension was reloaded or removed: its listeners went with it.
+    }
+    stopRelay();
+    document.dispatchEvent(new CustomEvent(BRIDGE_SLEEP_EVENT));
+    scope[marker] = 'asleep';
+  });
+  chrome.runtime.onMessage.addListener(onMessage);
+}
+
+if (scope[marker] !== 'awake') {
+  scope[marker] = 'awake';
+  void wake().catch(reportError);
 }
