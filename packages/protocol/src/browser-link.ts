@@ -1,6 +1,7 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
 // where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
+import { ConfirmMode } from './confirmation';
 import {
   BrowserCapabilities,
   CallHubToolMessage,
@@ -52,6 +53,8 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     launch: z.optional(z.boolean()),
     /** The agent's `--input`; without it the extension's options page decides. */
     input: z.optional(InputMode),
+    /** The agent's `--confirm` (or `allow` for automation); without it the options page decides. */
+    confirm: z.optional(ConfirmMode),
   }),
   z.object({
     type: z.literal('openTab'),

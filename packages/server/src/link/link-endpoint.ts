@@ -2,6 +2,7 @@ import {
   type BrowserInfo,
   type CallToolResult,
   CloseTabResult,
+  type ConfirmMode,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
@@ -12,6 +13,7 @@ import {
   OpenTabResult,
   PAGE_LOAD_BUDGET_MS,
   type PageMethod,
+  PERSON_WAIT_MS,
   PendingRequests,
   ProtocolError,
   type ServerRequest,
@@ -41,6 +43,8 @@ export class LinkEndpoint implements BrowserConnection {
   readonly #requestTimeoutMs: number;
   /** The agent's `--input`, told to the extension with each connect. */
   inputMode: InputMode | undefined;
+  /** The agent's `--confirm` (automation: allow), told to the extension with each connect. */
+  confirmMode: ConfirmMode | undefined;
 
   constructor(
     log?: Logger,
@@ -125,7 +129,8 @@ export class LinkEndpoint implements BrowserConnection {
 
   async connect() {
     const input = this.inputMode === undefined ? {} : { input: this.inputMode };
-    const reply = await this.#request({ type: 'connect', requestId: '', ...input }, 'connect');
+    const confirm = this.confirmMode === undefined ? {} : { confirm: this.confirmMode };
+    const reply = await this.#request({ type: 'connect', requestId: '', ...input, ...confirm }, 'connect');
     if (reply.kind !== 'connected')
       throw new ProtocolError(ErrorCode.InternalError, 'The extension answered connect with something else');
     return { browser: reply.browser, tabs: reply.tabs };
@@ -156,7 +161,8 @@ export class LinkEndpoint implements BrowserConnection {
     const reply = await this.#request(
       { type: 'callTool', callId: '', tabId, toolName, args, timeoutMs },
       `callTool ${toolName} in tab ${tabId}`,
-      timeoutMs + 2_000,
+      // The extension may first wait for the person to confirm a consequential call.
+      timeoutMs + 2_000 + PERSON_WAIT_MS,
     );
     return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
   }

@@ -5,6 +5,7 @@ import {
   HUB_TOOL_PREFIX,
   HubToolsResult,
   type Logger,
+  PERSON_WAIT_MS,
   type ServerRequest,
   validate,
   withoutDocument,
@@ -193,5 +194,6 @@ export class AllView implements McpView {
  * once; the link waits for all of that, so only a silent extension trips this timer.
  */
 function linkWaitMs(callTimeoutMs: number | undefined): number {
-  return 2 * (callTimeoutMs ?? 10_000) + 15_000;
+  // The extension may first wait for the person to confirm the call (PERSON_WAIT_MS), then run it.
+  return 2 * (callTimeoutMs ?? 10_000) + 15_000 + PERSON_WAIT_MS;
 }

@@ -17,6 +17,9 @@ const STILL_OPEN_PROBE_MS = 300;
 let dialogs: OpenDialogs | undefined;
 let debuggers: DebuggerSessions | undefined;
 
+/** The dialog open in a tab, if any (the confirmation gate asks before handle_dialog accepts a confirm). */
+export const openDialogOf = (tabId: number) => dialogs?.get(tabId);
+
 /** Starts hearing dialogs (call once, in the worker's first task: it adds listeners). */
 export function startDialogWatch(sessions: DebuggerSessions, log: Logger): void {
   debuggers = sessions;
