@@ -17,8 +17,9 @@ function byId(name: string): HTMLElement {
 function pageText(text: string, site: string): HTMLElement {
   const box = document.createElement('span');
   box.className = 'page-text';
-  box.dataset.from = `page text from ${site}`;
-  box.append(text);
+  const from = document.createElement('small');
+  from.textContent = `page text from ${site}:`;
+  box.append(from, document.createElement('br'), text);
   return box;
 }
 
@@ -29,7 +30,7 @@ function render(request: ConfirmRequest): void {
   byId('reasons').replaceChildren(
     ...request.reasons.map((reason) => {
       const item = document.createElement('li');
-      item.textContent = `It ${reason}.`;
+      item.textContent = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
       return item;
     }),
   );

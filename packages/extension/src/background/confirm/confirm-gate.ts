@@ -62,7 +62,7 @@ export async function askBeforeConsequences(
   if (policy.mode === 'deny') {
     recordActivity({ at: Date.now(), ...entry, answer: 'denied', confirmation: 'denied by policy' });
     return refusal(
-      `This site's policy refuses consequential actions (${policySays(policy.source)}), so ${tool} did not run: it ${reasons.join('; ')}. The user can change this on tabmcp's options page.`,
+      `This site's policy refuses consequential actions (${policySays(policy.source)}), so ${tool} did not run (${reasons.join('; ')}). The user can change this on tabmcp's options page.`,
       { confirmation: 'denied by policy', reasons },
     );
   }
@@ -141,7 +141,7 @@ function policySays(source: string): string {
 }
 
 function refusalText(answer: PersonAnswer, tool: string, reasons: string[]): string {
-  const why = `it ${reasons.join('; ')}`;
+  const why = reasons.join('; ');
   if (answer === 'no answer')
     return `Nobody answered the confirmation in the browser within ${PERSON_WAIT_MS / 1000} s, so ${tool} did not run (${why}); the prompt was withdrawn. Ask the user to watch for tabmcp's prompt, then call again.`;
   if (answer === 'closed')

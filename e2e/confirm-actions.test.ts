@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
+import { devtoolsPortOf } from '../test-support/cdp';
+import { clickIn, openPage, textIn } from '../test-support/cdp-person';
+import { textOf, waitFor } from '../test-support/harness';
+import { evaluateIn } from '../test-support/page-eval';
+import { type Scene, startScene } from '../test-support/server-harness';
+
+/**
+ * Issue 41: a consequential action waits for the person, who answers in the extension's own prompt
+ * window (clicked here with the browser's mouse, as a person would, over CDP); the agent's answer says
+ * which happened, the page is untouched by a denied action, and the popup's record lists every call
+ * in order. The browser is headless (no display on CI), so the agent asks for `--confirm ask`.
+ */
+describe('asking the person before a consequential action', () => {
+  let scene: Scene;
+  let port = '';
+  const page = '/widgets/checkout';
+  const seen = <T>(expression: string) => evaluateIn<T>(scene.agent.stderr, page, `window.seen.${expression}`);
+
+  before(async () => {
+    scene = await startScene(['--launch', '--confirm', 'ask']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(scene.agent.stderr())?.[1], 10_000, 'profile');
+    port = await devtoolsPortOf(profileDir, 10_000);
+    await scene.agent.json('open_tab', { url: `${scene.site.url}${page}.html` });
+  });
+  after(() => scene?.close());
+
+  const payTool = async () => {
+    const names = await scene.agent.toolNames();
+    const name = names.find((candidate) => candidate.startsWith('pay'));
+    assert.ok(name, names.join(', '));
+    return name;
+  };
+  const card = { holder: 'Ada Lovelace', card: '4242 4242 4242 4242', cvc: '123' };
+
+  it('a payment waits for the person; Deny refuses it and the page is unchanged', async () => {
+    let settled = false;
+    const answer = scene.agent.call(await payTool(), card).finally(() => {
+      settled = true;
+    });
+    // Read once the prompt shows what it asks about (its tool is filled in from the background).
+    await textIn(port, '/confirm.html', '#tool');
+    const prompt = await textIn(port, '/confirm.html', 'body');
+    assert.match(prompt, /Pay €20\.00/, prompt);
+    assert.match(prompt, /page text from 127\.0\.0\.1/, 'the caption is marked as page text');
+    assert.match(prompt, /•••• 4242/, 'the card number is masked');
+    assert.ok(!prompt.includes('4242 4242'), prompt);
+    assert.equal(settled, false, 'the call waits while the prompt is open');
+    await clickIn(port, '/confirm.html', '#deny');
+    const result = await answer;
+    assert.equal(result.isError, true, textOf(result));
+    assert.match(textOf(result), /"confirmation":"denied by the person"/);
+    assert.match(textOf(result), /nothingRan/);
+    assert.equal(await seen('payments'), 0, 'nothing was paid');
+  });
+
+  it('Allow once lets it through, and the answer says the person confirmed it', async () => {
+    const answer = scene.agent.call(await payTool(), card);
+    await clickIn(port, '/confirm.html', '#allow-once');
+    const result = await answer;
+    assert.notEqual(result.isError, true, textOf(result));
+    assert.match(textOf(result), /confirmed by the person in the browser/);
+    assert.equal(await seen('payments'), 1);
+  });
+
+  it('an action that is not consequential runs without asking', async () => {
+    const result = await scene.agent.call('show_help');
+    assert.notEqual(result.isError, true, textOf(result));
+    assert.doesNotMatch(textOf(result), /confirmation/);
+    assert.equal(await seen('help'), 1);
+  });
+
+  it("the popup's record lists the calls in order, with who let them run", async () => {
+    await openPage(port, `${EXTENSION_ORIGIN}/popup.html`);
+    const record = await waitFor(
+      async () => {
+        const text = await textIn(port, '/popup.html', '#activity');
+        return /show_help/.test(text) ? text : undefined;
+      },
+      10_000,
+      'the record',
+    );
+    const lines = record.split('\n').filter((line) => /pay_|show_help/.test(line));
+    assert.equal(lines.length, 3, record);
+    assert.match(lines[0] ?? '', /pay_.*denied.*denied by you/);
+    assert.match(lines[1] ?? '', /pay_.*done.*confirmed by you/);
+    assert.match(lines[2] ?? '', /show_help.*done/);
+  });
+});
