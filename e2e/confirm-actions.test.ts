@@ -73,20 +73,61 @@ describe('asking the person before a consequential action', () => {
     assert.equal(await seen('help'), 1);
   });
 
+  it('accepting a confirm dialog waits for the person too; Cancel never does', async () => {
+    const opened = await scene.agent.call('clear_history');
+    assert.match(textOf(opened), /"kind":"confirm"/, textOf(opened));
+    const accepting = scene.agent.call('handle_dialog', { accept: true });
+    assert.match(await textIn(port, '/confirm.html', '#reasons'), /Accepts a confirm dialog/);
+    await clickIn(port, '/confirm.html', '#deny');
+    const denied = await accepting;
+    assert.equal(denied.isError, true, textOf(denied));
+    assert.match(textOf(denied), /denied by the person/);
+    // The dialog is still open: the agent may still cancel it, which asks nobody.
+    const cancelled = await scene.agent.call('handle_dialog', { accept: false });
+    assert.notEqual(cancelled.isError, true, textOf(cancelled));
+    assert.equal(await seen('cleared'), 0, 'the history was not cleared');
+    await scene.agent.call('clear_history');
+    const allowing = scene.agent.call('handle_dialog', { accept: true });
+    await clickIn(port, '/confirm.html', '#allow-once');
+    const allowed = await allowing;
+    assert.notEqual(allowed.isError, true, textOf(allowed));
+    assert.equal(await seen('cleared'), 1);
+  });
+
+  it('"Always for this site": later actions there run unasked, and the answer says whose policy allowed them', async () => {
+    const first = scene.agent.call('delete_address');
+    await clickIn(port, '/confirm.html', '#allow-always');
+    assert.match(textOf(await first), /confirmed by the person in the browser, who now allows/);
+    const second = await scene.agent.call('delete_address');
+    assert.match(textOf(second), /allowed by policy \(the user's choice for this site\)/, textOf(second));
+    assert.equal(await seen('deleted'), 2);
+  });
+
   it("the popup's record lists the calls in order, with who let them run", async () => {
     await openPage(port, `${EXTENSION_ORIGIN}/popup.html`);
     const record = await waitFor(
       async () => {
         const text = await textIn(port, '/popup.html', '#activity');
-        return /show_help/.test(text) ? text : undefined;
+        // The record is written a moment after each call (a burst is one write): read once the last call is in.
+        return /allowed by policy/.test(text) ? text : undefined;
       },
       10_000,
       'the record',
     );
-    const lines = record.split('\n').filter((line) => /pay_|show_help/.test(line));
-    assert.equal(lines.length, 3, record);
-    assert.match(lines[0] ?? '', /pay_.*denied.*denied by you/);
-    assert.match(lines[1] ?? '', /pay_.*done.*confirmed by you/);
-    assert.match(lines[2] ?? '', /show_help.*done/);
+    const lines = record.split('\n').filter((line) => /\d:\d\d/.test(line));
+    const expected = [
+      /pay_.*denied.*denied by you/,
+      /pay_.*done.*confirmed by you/,
+      /show_help.*done$/,
+      /clear_history.*done$/,
+      /handle_dialog.*denied.*denied by you/,
+      /handle_dialog.*done$/,
+      /clear_history.*done$/,
+      /handle_dialog.*done.*confirmed by you/,
+      /delete_address.*done.*confirmed by you/,
+      /delete_address.*done.*allowed by policy/,
+    ];
+    assert.equal(lines.length, expected.length, record);
+    expected.forEach((pattern, index) => assert.match(lines[index] ?? '', pattern, record));
   });
 });
