@@ -128,6 +128,6 @@ describe('asking the person before a consequential action', () => {
       /delete_address.*done.*allowed by policy/,
     ];
     assert.equal(lines.length, expected.length, record);
-    expected.forEach((pattern, index) => assert.match(lines[index] ?? '', pattern, record));
+    for (const [index, pattern] of expected.entries()) assert.match(lines[index] ?? '', pattern, record);
   });
 });

@@ -8,7 +8,7 @@ type Target = { type: string; url: string; webSocketDebuggerUrl: string };
  * answers a page's dialogs for it): find a page by its URL, read it, click a control with the
  * browser's own mouse events at the control's centre.
  */
-export async function pageTarget(port: string, urlPart: string, timeoutMs = 10_000): Promise<Target> {
+async function pageTarget(port: string, urlPart: string, timeoutMs = 10_000): Promise<Target> {
   return waitFor(
     async () => {
       const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];

@@ -17,7 +17,7 @@ export const StoredConfirmPolicy = z.object({
 export type StoredConfirmPolicy = z.infer<typeof StoredConfirmPolicy>;
 
 /** Which choice decided, for the answer and the record: the person's for this site, the options page's, … */
-export type PolicySource = 'site' | 'options' | 'agent' | 'headless' | 'default';
+type PolicySource = 'site' | 'options' | 'agent' | 'headless' | 'default';
 
 export interface SitePolicyChoice {
   mode: ConfirmMode;
