@@ -14,7 +14,7 @@ import {
 const ANSWER_TEXT: Record<ActivityEntry['answer'], string> = {
   done: '✓ done',
   failed: '✗ failed',
-  denied: '⛔ denied',
+  denied: '✗ denied',
 };
 const CONFIRMATION_TEXT: Record<Confirmation, string> = {
   confirmed: 'confirmed by you',
