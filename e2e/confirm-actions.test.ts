@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
+import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { devtoolsPortOf } from '../test-support/cdp';
 import { clickIn, openPage, textIn } from '../test-support/cdp-person';
 import { textOf, waitFor } from '../test-support/harness';
 import { evaluateIn } from '../test-support/page-eval';
-import { type Scene, startScene } from '../test-support/server-harness';
+import { serverBin } from '../test-support/paths';
+import { type Machine, newMachine, type Scene, startScene } from '../test-support/server-harness';
+import { type StdioMcp, startStdioMcp } from '../test-support/stdio-client';
 
 /**
  * Issue 41: a consequential action waits for the person, who answers in the extension's own prompt
@@ -129,5 +132,59 @@ describe('asking the person before a consequential action', () => {
     ];
     assert.equal(lines.length, expected.length, record);
     for (const [index, pattern] of expected.entries()) assert.match(lines[index] ?? '', pattern, record);
+  });
+});
+
+/**
+ * In a headless browser nobody sees a window: an agent's client that can ask its person (MCP
+ * elicitation) is asked instead, and the answer says the person answered there.
+ */
+describe("asking the person in the agent's client (elicitation)", () => {
+  let site: ExampleServer;
+  let machine: Machine;
+  let agent: StdioMcp;
+  const answers: string[] = [];
+  const questions: string[] = [];
+  const seen = (expression: string) =>
+    evaluateIn<number>(agent.stderr, '/widgets/checkout', `window.seen.${expression}`);
+
+  before(async () => {
+    site = await startExampleServer();
+    machine = await newMachine();
+    agent = await startStdioMcp({
+      args: [serverBin, '--headless', '--launch', '--confirm', 'ask', '--port', String(machine.port)],
+      env: { TABMCP_HOME: machine.home, TABMCP_BROWSER_ARGS: '--remote-debugging-port=0' },
+      clientName: 'tabmcp-e2e-eliciting',
+      elicit: async (request) => {
+        questions.push(request.message);
+        const answer = answers.shift() ?? 'deny';
+        return { action: 'accept', content: { answer } };
+      },
+    });
+    await waitFor(async () => (await agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    await agent.call('open_tab', { url: `${site.url}/widgets/checkout.html` });
+  });
+  after(async () => {
+    await agent?.close();
+    await site?.close();
+    machine?.close();
+  });
+
+  it('Deny in the client refuses the deletion; Allow once runs it; each answer says the client answered', async () => {
+    answers.push('deny');
+    const denied = await agent.call('delete_address');
+    assert.equal(denied.isError, true, textOf(denied));
+    assert.match(textOf(denied), /denied this action in the agent's client \(MCP elicitation\)/);
+    assert.match(questions[0] ?? '', /delete_address[\s\S]*page text from 127\.0\.0\.1\): "Delete address"/);
+    assert.equal(await seen('deleted'), 0);
+    answers.push('once');
+    const allowed = await agent.call('delete_address');
+    assert.notEqual(allowed.isError, true, textOf(allowed));
+    assert.match(textOf(allowed), /confirmed by the person in the agent's client/);
+    assert.equal(await seen('deleted'), 1);
+    assert.equal(questions.length, 2, 'one question per consequential call');
+    // Not consequential: nobody is asked.
+    await agent.call('show_help');
+    assert.equal(questions.length, 2);
   });
 });

@@ -88,3 +88,13 @@ export const ConfirmPageMessage = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tabmcp/confirm-answer'), id: z.string().check(z.maxLength(64)), answer: ConfirmAnswer }),
 ]);
 export type ConfirmPageMessage = z.infer<typeof ConfirmPageMessage>;
+
+/**
+ * Where an answer carries the question for the agent's client (`_meta` of a callTool result): the
+ * server asks the person through MCP elicitation and calls again with the answer and this token.
+ */
+export const CLIENT_CONFIRM_META = 'tabmcp/confirm';
+export const ClientQuestion = z.object({ token: Text(64), request: ConfirmRequest });
+export type ClientQuestion = z.infer<typeof ClientQuestion>;
+export const ClientConfirmation = z.object({ token: Text(64), answer: ConfirmAnswer });
+export type ClientConfirmation = z.infer<typeof ClientConfirmation>;

@@ -64,7 +64,7 @@ describe('--confirm (issue 41)', () => {
   it('takes ask, allow or deny; automation (--launch, --headless) allows unless told; otherwise the extension decides', () => {
     assert.equal(parseCliOptions(['--confirm', 'ask']).confirm, 'ask');
     assert.throws(() => parseCliOptions(['--confirm', 'maybe']), /--confirm must be ask, allow or deny, got maybe/);
-    assert.equal(confirmModeFor(parseCliOptions([])), undefined, 'a person\'s own browser: its options page decides');
+    assert.equal(confirmModeFor(parseCliOptions([])), undefined, "a person's own browser: its options page decides");
     assert.equal(confirmModeFor(parseCliOptions(['--launch'])), 'allow');
     assert.equal(confirmModeFor(parseCliOptions(['--headless'])), 'allow');
     assert.equal(confirmModeFor(parseCliOptions(['--launch', '--confirm', 'ask'])), 'ask');

@@ -32,13 +32,19 @@ export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwat
  */
 export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {
   if (request.type === 'callTool') {
-    const { tabId, toolName, args, timeoutMs } = request;
+    const { tabId, toolName, args, timeoutMs, askClient, confirmed } = request;
     // The person is asked first when the call is consequential (confirm/confirm-gate.ts), then it runs.
     reportingOpenedTabs(tabId, () =>
-      askBeforeConsequences(hub, tabId, toolName, args, () =>
-        answerAroundDialogs(tabId, toolName, args, () =>
-          callToolReportingNavigation(hub, tabId, toolName, args, timeoutMs),
-        ),
+      askBeforeConsequences(
+        hub,
+        tabId,
+        toolName,
+        args,
+        () =>
+          answerAroundDialogs(tabId, toolName, args, () =>
+            callToolReportingNavigation(hub, tabId, toolName, args, timeoutMs),
+          ),
+        { askClient, confirmed },
       ),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),

@@ -1,4 +1,5 @@
 import { type BrowserInfo, type CallToolResult, errorMessage, type Logger, type PageMethod } from '@tabmcp/protocol';
+import type { PersonAsker } from '../link/person-asker';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
@@ -181,6 +182,10 @@ export class BrowserSession {
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
     if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
     return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
+  }
+
+  setPersonAsker(asker: PersonAsker): void {
+    this.#connection.personAsker = asker;
   }
 
   /** The `all` view holds its own announcements for these too (views/all-view.ts). */

@@ -1,6 +1,8 @@
 import {
   type BrowserInfo,
   type CallToolResult,
+  CLIENT_CONFIRM_META,
+  ClientQuestion,
   CloseTabResult,
   type ConfirmMode,
   DEFAULT_REQUEST_TIMEOUT_MS,
@@ -25,6 +27,7 @@ import type { z } from 'zod';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
 import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
+import type { PersonAsker } from './person-asker';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
 
@@ -45,6 +48,8 @@ export class LinkEndpoint implements BrowserConnection {
   inputMode: InputMode | undefined;
   /** The agent's `--confirm` (automation: allow), told to the extension with each connect. */
   confirmMode: ConfirmMode | undefined;
+  /** The agent's client, when it can ask the person (MCP elicitation). */
+  personAsker: PersonAsker | undefined;
 
   constructor(
     log?: Logger,
@@ -157,12 +162,25 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    const asker = this.personAsker?.canAsk() ? this.personAsker : undefined;
+    const first = await this.#callTool({ tabId, toolName, args, timeoutMs, ...(asker ? { askClient: true } : {}) });
+    // A headless browser handed its question to the agent's client: the person answers there, then the
+    // same call goes again with their answer (docs/user-guide.md, "Asking before it matters").
+    const question = ClientQuestion.safeParse(
+      (first?._meta as Record<string, unknown> | undefined)?.[CLIENT_CONFIRM_META],
+    );
+    if (!asker || !question.success) return first;
+    const answer = (await asker.ask(question.data.request).catch(() => undefined)) ?? 'deny';
+    return this.#callTool({ tabId, toolName, args, timeoutMs, confirmed: { token: question.data.token, answer } });
+  }
+
+  async #callTool(call: Omit<Extract<ServerRequest, { type: 'callTool' }>, 'type' | 'callId'>) {
     // The extension enforces the page's timeout; ours only catches a link that stopped answering.
     const reply = await this.#request(
-      { type: 'callTool', callId: '', tabId, toolName, args, timeoutMs },
-      `callTool ${toolName} in tab ${tabId}`,
+      { type: 'callTool', callId: '', ...call },
+      `callTool ${call.toolName} in tab ${call.tabId}`,
       // The extension may first wait for the person to confirm a consequential call.
-      timeoutMs + 2_000 + PERSON_WAIT_MS,
+      (call.timeoutMs ?? 0) + 2_000 + PERSON_WAIT_MS,
     );
     return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
   }

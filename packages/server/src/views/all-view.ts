@@ -16,6 +16,7 @@ import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
 import { isListedPageTool } from '../core/page-tool-names';
 import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
+import type { PersonAsker } from '../link/person-asker';
 import type { PagePrimitives } from '../mcp/page-resources';
 import { HubCatalog } from './hub-catalog';
 import type { McpView } from './mcp-view';
@@ -55,6 +56,10 @@ export class AllView implements McpView {
   #browserCapabilities = NO_BROWSER_YET;
   readonly #announcer: ListAnnouncer;
   ontoolschanged: (() => void) | undefined;
+
+  setPersonAsker(asker: PersonAsker): void {
+    this.#session.setPersonAsker?.(asker);
+  }
 
   constructor(session: SessionView, link: HubLink, options: AllViewOptions = {}) {
     this.#session = session;

@@ -2,6 +2,7 @@ import { type Hub, siteOf } from '@tabmcp/hub';
 import {
   type ActionFacts,
   type CallToolResult,
+  type ClientConfirmation,
   type Confirmation,
   DESCRIBE_CALL,
   DescribedCall,
@@ -12,8 +13,9 @@ import {
 import { openDialogOf } from '../dialogs/dialog-gate';
 import { recordActivity } from './activity-record';
 import { askPerson, type PersonAnswer } from './ask-person';
+import { clientAnswer, questionForClient } from './client-questions';
 import { type CallFacts, consequenceOf } from './consequence-rules';
-import { policyOf, rememberSiteChoice } from './policy-store';
+import { isHeadless, policyOf, rememberSiteChoice } from './policy-store';
 
 /** A tab answers what a call would act on within this, or the call is not run blind. */
 const DESCRIBE_TIMEOUT_MS = 5_000;
@@ -33,6 +35,7 @@ export async function askBeforeConsequences(
   toolName: string,
   args: Record<string, unknown>,
   call: Call,
+  via: AskVia = {},
 ): Promise<CallToolResult> {
   const url = hub.tabs().find((tab) => tab.tabId === tabId)?.url;
   const site = siteOf(url) ?? '';
@@ -66,24 +69,41 @@ export async function askBeforeConsequences(
       { confirmation: 'denied by policy', reasons },
     );
   }
-  const answer = await askPerson({
+  const request = {
     site,
     url: (url ?? '').slice(0, 2048),
     tool,
     reasons,
     ...(what ? { caption: what } : {}),
     values: facts?.kind === 'derived' ? (facts.facts.values ?? []) : valuesOfArgs(args),
-  });
+  };
+  // A headless browser shows nobody a window: a client that can ask the person (elicitation) asks there.
+  if (via.confirmed === undefined && via.askClient && isHeadless())
+    return questionForClient(tabId, toolName, args, request);
+  const where = via.confirmed ? "in the agent's client (MCP elicitation)" : 'in the browser';
+  const answer: PersonAnswer | undefined = via.confirmed
+    ? clientAnswer(via.confirmed, tabId, toolName, args)
+    : await askPerson(request);
+  if (answer === undefined)
+    return refusal(
+      `The answer given for ${tool} does not match this call (used already, expired, or for another call), so nothing ran. Call it again.`,
+    );
   if (answer === 'once' || answer === 'always') {
     if (answer === 'always' && site) await rememberSiteChoice(site, 'allow');
     return recorded(call, entry, 'confirmed', {
-      confirmation: `confirmed by the person in the browser${answer === 'always' ? ', who now allows such actions on this site' : ''}`,
+      confirmation: `confirmed by the person ${where}${answer === 'always' ? ', who now allows such actions on this site' : ''}`,
       reasons,
     });
   }
   const confirmation: Confirmation = answer === 'no answer' ? 'no answer' : 'denied by the person';
   recordActivity({ at: Date.now(), ...entry, answer: 'denied', confirmation });
-  return refusal(refusalText(answer, tool, reasons), { confirmation, reasons });
+  return refusal(refusalText(answer, tool, reasons, where), { confirmation, reasons });
+}
+
+/** How the agent's client may take part: it can ask the person (elicitation), or brings their answer. */
+export interface AskVia {
+  askClient?: boolean | undefined;
+  confirmed?: ClientConfirmation | undefined;
 }
 
 async function factsOf(
@@ -140,13 +160,13 @@ function policySays(source: string): string {
   }
 }
 
-function refusalText(answer: PersonAnswer, tool: string, reasons: string[]): string {
+function refusalText(answer: PersonAnswer, tool: string, reasons: string[], where: string): string {
   const why = reasons.join('; ');
   if (answer === 'no answer')
     return `Nobody answered the confirmation in the browser within ${PERSON_WAIT_MS / 1000} s, so ${tool} did not run (${why}); the prompt was withdrawn. Ask the user to watch for tabmcp's prompt, then call again.`;
   if (answer === 'closed')
     return `The user closed tabmcp's confirmation prompt without allowing it, so ${tool} did not run (${why}). Do not retry unless the user asks you to.`;
-  return `The user denied this action in the browser, so ${tool} did not run (${why}). Do not retry unless the user asks you to.`;
+  return `The user denied this action ${where}, so ${tool} did not run (${why}). Do not retry unless the user asks you to.`;
 }
 
 function refusal(text: string, extra: Record<string, unknown> = {}): CallToolResult {

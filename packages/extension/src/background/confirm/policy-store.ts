@@ -18,7 +18,7 @@ export function setAgentConfirmMode(mode: ConfirmMode | undefined): void {
 }
 
 /** A headless browser shows nobody a prompt (its user agent says HeadlessChrome). */
-function isHeadless(): boolean {
+export function isHeadless(): boolean {
   return /HeadlessChrome/.test(navigator.userAgent);
 }
 
