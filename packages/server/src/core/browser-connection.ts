@@ -7,7 +7,7 @@ import type {
   TabInfo,
   Tool,
 } from '@tabmcp/protocol';
-import type { PersonAsker } from '../link/person-asker';
+import type { PersonAsker } from './person-asker';
 
 /** What the extension reports without being asked (docs/requirements.md#local-server's event messages). */
 export type BrowserEvent =

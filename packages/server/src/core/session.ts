@@ -1,10 +1,10 @@
 import { type BrowserInfo, type CallToolResult, errorMessage, type Logger, type PageMethod } from '@tabmcp/protocol';
-import type { PersonAsker } from '../link/person-asker';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
+import type { PersonAsker } from './person-asker';
 import { SeenDocuments } from './seen-documents';
 import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
 import {

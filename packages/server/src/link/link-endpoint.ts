@@ -25,9 +25,9 @@ import {
 } from '@tabmcp/protocol';
 import type { z } from 'zod';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
+import type { PersonAsker } from '../core/person-asker';
 import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
-import type { PersonAsker } from './person-asker';
 
 type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
 

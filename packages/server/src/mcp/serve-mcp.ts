@@ -1,6 +1,6 @@
 import { type CallToolResult, Server, type Transport } from '@modelcontextprotocol/server';
 import { ConfirmAnswer, PERSON_WAIT_MS } from '@tabmcp/protocol';
-import { type PersonAsker, questionText } from '../link/person-asker';
+import { type PersonAsker, questionText } from '../core/person-asker';
 import { TABMCP_VERSION } from '../version';
 import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';

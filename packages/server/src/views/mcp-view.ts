@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@tabmcp/protocol';
+import type { PersonAsker } from '../core/person-asker';
 import type { ListedTool, Progress } from '../core/tool-definition';
-import type { PersonAsker } from '../link/person-asker';
 
 /**
  * What the MCP server shows an agent: a tool list, a way to call a tool, and a signal when the
