@@ -79,6 +79,7 @@ async function buildExtension() {
       bundle('bridge', 'bridge/main-world.ts'),
       bundle('popup', 'popup/popup.ts', { plugins: [zodEnglishOnly] }),
       bundle('options', 'options/options.ts', { plugins: [zodEnglishOnly] }),
+      bundle('confirm', 'confirm/confirm.ts', { plugins: [zodEnglishOnly] }),
     ]);
     cpSync(join(pkg('extension'), 'src/options/options.html'), join(out, 'options.html'));
     const staticDir = join(pkg('extension'), 'static');

@@ -1,6 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type CallToolResult, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolResult,
+  type ElicitRequest,
+  ElicitRequestSchema,
+  type ElicitResult,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 const STDERR_KEPT = 16 * 1024 * 1024;
 
@@ -28,6 +34,8 @@ export interface StdioMcpOptions {
   clientName: string;
   /** The `node` binary to run; this one by default (bench/tools-call.ts runs a second Node line). */
   node?: string;
+  /** Declares the elicitation capability and answers each `elicitation/create` with this. */
+  elicit?: (request: ElicitRequest['params']) => Promise<ElicitResult>;
 }
 
 export async function startStdioMcp(options: StdioMcpOptions): Promise<StdioMcp> {
@@ -44,7 +52,12 @@ export async function startStdioMcp(options: StdioMcpOptions): Promise<StdioMcp>
     // A long fuzz run logs without end: keep the tail, which is what a failing test shows.
     if (stderrText.length > STDERR_KEPT) stderrText = stderrText.slice(-STDERR_KEPT / 2);
   });
-  const client = new Client({ name: options.clientName, version: '1.0.0' });
+  const { elicit } = options;
+  const client = new Client(
+    { name: options.clientName, version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
   let listChanged = 0;
   const waiters: Array<() => void> = [];
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {

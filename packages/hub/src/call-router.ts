@@ -4,8 +4,8 @@ import {
   errorMessage,
   type Logger,
   mayHaveRun,
-  type PageMethod,
   ProtocolError,
+  type TabRequestMethod,
   type Tool,
   validate,
 } from '@tabmcp/protocol';
@@ -120,7 +120,12 @@ export class CallRouter {
     }
   }
 
-  async pageRequest(tabId: number, method: PageMethod, params: Record<string, unknown> | undefined, timeoutMs: number) {
+  async pageRequest(
+    tabId: number,
+    method: TabRequestMethod,
+    params: Record<string, unknown> | undefined,
+    timeoutMs: number,
+  ) {
     this.#usableTab(tabId);
     return this.#options.delivery.deliver(
       tabId,

@@ -3,8 +3,8 @@ import type {
   BrowserCapabilities,
   ContentToBackground,
   Logger,
-  PageMethod,
   SiteAccess,
+  TabRequestMethod,
   Tool,
 } from '@tabmcp/protocol';
 import { AuditLog } from './audit-log';
@@ -246,7 +246,7 @@ export class Hub {
   /** Relays a resources/prompts request to a tab's page; the caller checks the result's shape. */
   pageRequest(
     tabId: number,
-    method: PageMethod,
+    method: TabRequestMethod,
     params: Record<string, unknown> | undefined,
     timeoutMs = this.#settings.requestTimeoutMs,
   ) {

@@ -1,6 +1,7 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
 // where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
+import { ClientConfirmation, ConfirmMode } from './confirmation';
 import {
   BrowserCapabilities,
   CallHubToolMessage,
@@ -52,6 +53,8 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     launch: z.optional(z.boolean()),
     /** The agent's `--input`; without it the extension's options page decides. */
     input: z.optional(InputMode),
+    /** The agent's `--confirm` (or `allow` for automation); without it the options page decides. */
+    confirm: z.optional(ConfirmMode),
   }),
   z.object({
     type: z.literal('openTab'),
@@ -70,6 +73,10 @@ export const ServerToExtension = z.discriminatedUnion('type', [
     toolName: z.string().check(z.minLength(1), z.maxLength(256)),
     args: ToolArguments,
     timeoutMs: z.optional(z.int().check(z.positive(), z.maximum(600_000))),
+    /** The agent's MCP client can ask the person (elicitation): a headless browser's question goes there. */
+    askClient: z.optional(z.boolean()),
+    /** The person's answer, given in the agent's client, to the question this token names. */
+    confirmed: z.optional(ClientConfirmation),
   }),
   /** Resources and prompts of a tab's page (docs/requirements.md#page-sdk), relayed as MCP requests. */
   z.object({

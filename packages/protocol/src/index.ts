@@ -1,4 +1,6 @@
+export * from './activity-record';
 export * from './browser-link';
+export * from './confirmation';
 export * from './document-identity';
 export * from './errors';
 export * from './extension-id';

@@ -3,6 +3,7 @@
 // the background parses, is in port-to-background.ts: esbuild keeps every schema a bundled module
 // builds, used or not.
 import * as z from 'zod/mini';
+import { DESCRIBE_CALL } from './confirmation';
 import { JsonRpcId } from './jsonrpc-id';
 import { ToolArguments } from './tool';
 
@@ -41,11 +42,18 @@ export const PageMethod = z.enum([
 ]);
 export type PageMethod = z.infer<typeof PageMethod>;
 
+/**
+ * What the background may ask a tab besides tools/call: a page's methods, and DESCRIBE_CALL
+ * (confirmation.ts), which the content script answers itself and never relays to the page.
+ */
+export const TabRequestMethod = z.union([PageMethod, z.literal(DESCRIBE_CALL)]);
+export type TabRequestMethod = z.infer<typeof TabRequestMethod>;
+
 export const PageRequest = z.object({
   jsonrpc: z.literal('2.0'),
   id: JsonRpcId,
   method: z.literal('browser/pageRequest'),
-  params: z.object({ method: PageMethod, params: z.optional(z.record(z.string(), z.unknown())) }),
+  params: z.object({ method: TabRequestMethod, params: z.optional(z.record(z.string(), z.unknown())) }),
 });
 export type PageRequest = z.infer<typeof PageRequest>;
 

@@ -8,7 +8,7 @@ import { ChromiumLauncher } from './launcher/chromium-launcher';
 import { SharedBrowserLink } from './link/shared-link';
 import { createLogger } from './log';
 import { serveStdioBothEras } from './mcp/serve-stdio';
-import { type CliOptions, parseCliOptions, USAGE, usageProblem } from './options';
+import { type CliOptions, confirmModeFor, parseCliOptions, USAGE, usageProblem } from './options';
 import { pairingInstructions } from './pair-command';
 import { loadOrCreateToken } from './pairing';
 import { impliedProxyUrl } from './proxy-client/token-claims';
@@ -60,6 +60,11 @@ async function main(): Promise<void> {
       fix: 'in a checkout, run `npm run build`; otherwise reinstall tabmcp',
     });
   }
+  const confirmMode = confirmModeFor(options);
+  if (options.confirm === undefined && confirmMode === 'allow')
+    log('confirm.automation', {
+      note: 'consequential actions (payments, deletions, sending, uploads, accepting a confirm) run without asking the person, because --launch/--headless is automation; pass --confirm ask to be asked in the browser',
+    });
   const allowedOrigins = [EXTENSION_ORIGIN, ...options.extraExtensionIds.map((id) => `chrome-extension://${id}`)];
   const link = new SharedBrowserLink({ port: options.port, token, allowedOrigins, log });
   // The link server starts on first need (a real session), not at process start: a 2.x client in auto
@@ -90,6 +95,7 @@ async function main(): Promise<void> {
   const newSession = (viewName = options.view) => {
     const endpoint = link.createEndpoint();
     endpoint.inputMode = options.input;
+    endpoint.confirmMode = confirmMode;
     const session = new BrowserSession({
       connection: endpoint,
       launcher,

@@ -38,7 +38,15 @@ export interface CliOptions {
   logLevel: LogLevel | 'silent';
   /** How the extension acts on pages (docs/dom-tools.md, "Trusted input"); undefined: its options page decides. */
   input: InputModeOption | undefined;
+  /**
+   * Consequential actions (payments, deletions, sending, …; docs/user-guide.md, "Asking before it
+   * matters"): ask the person, allow, or deny. Undefined: allow under automation (--launch,
+   * --headless), else the extension's options page decides (ask by default).
+   */
+  confirm: ConfirmModeOption | undefined;
 }
+
+type ConfirmModeOption = 'ask' | 'allow' | 'deny';
 
 type InputModeOption = 'auto' | 'trusted' | 'synthetic';
 
@@ -83,6 +91,12 @@ Usage: tabmcp [options]
                        debugging" bar meanwhile) where an action needs it, and answers dialogs;
                        trusted always uses the browser's input; synthetic never attaches the debugger
                        (dialogs are then reported, not answered)
+  --confirm ask|allow|deny
+                       consequential actions (a payment, a deletion, sending or publishing, a transfer,
+                       an upload, accepting a confirm dialog): ask shows the person a prompt in the
+                       browser first, allow runs them (the answer says so), deny refuses them. Without
+                       it the extension's options page decides (ask by default); with --launch or
+                       --headless tabmcp sends allow, so automation runs unattended
   --log-level LEVEL    error, warn, info (default) or debug (one line per MCP message), on stderr
   -h, --help           this text
   -v, --version        print the version
@@ -177,6 +191,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
       'auto-connect': { type: 'boolean', default: false },
       'log-level': { type: 'string' },
       input: { type: 'string' },
+      confirm: { type: 'string' },
     },
   });
   const port = values.port === undefined ? DEFAULT_BROWSER_LINK_PORT : Number(values.port);
@@ -215,6 +230,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     autoConnect: values['auto-connect'] ?? false,
     logLevel: parseLogLevel(values['log-level']),
     input: parseInputMode(values.input),
+    confirm: parseConfirmMode(values.confirm),
   };
 }
 
@@ -226,6 +242,21 @@ function parseView(value: string | undefined): 'focused' | 'all' {
 function parseInputMode(value: string | undefined): InputModeOption | undefined {
   if (value === undefined || value === 'auto' || value === 'trusted' || value === 'synthetic') return value;
   throw new Error(`--input must be auto, trusted or synthetic, got ${value}`);
+}
+
+function parseConfirmMode(value: string | undefined): ConfirmModeOption | undefined {
+  if (value === undefined || value === 'ask' || value === 'allow' || value === 'deny') return value;
+  throw new Error(`--confirm must be ask, allow or deny, got ${value}`);
+}
+
+/**
+ * What the agent tells the extension about consequential actions: its --confirm, else allow when it
+ * is automation (a browser it launches, or headless), where nobody would see a prompt.
+ */
+export function confirmModeFor(
+  options: Pick<CliOptions, 'confirm' | 'launch' | 'headless'>,
+): ConfirmModeOption | undefined {
+  return options.confirm ?? (options.launch || options.headless ? 'allow' : undefined);
 }
 
 function parseProxyUrl(value: string | undefined): string | undefined {

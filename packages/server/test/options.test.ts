@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { levelOf, parseLogLevel } from '../src/log';
-import { parseCliOptions } from '../src/options';
+import { confirmModeFor, parseCliOptions } from '../src/options';
 import { pairingInstructions } from '../src/pair-command';
 
 describe('tabmcp command line', () => {
@@ -57,5 +57,16 @@ describe('--input (issue 23)', () => {
     assert.equal(parseCliOptions(['--input', 'trusted']).input, 'trusted');
     assert.equal(parseCliOptions([]).input, undefined);
     assert.throws(() => parseCliOptions(['--input', 'fast']), /--input must be auto, trusted or synthetic, got fast/);
+  });
+});
+
+describe('--confirm (issue 41)', () => {
+  it('takes ask, allow or deny; automation (--launch, --headless) allows unless told; otherwise the extension decides', () => {
+    assert.equal(parseCliOptions(['--confirm', 'ask']).confirm, 'ask');
+    assert.throws(() => parseCliOptions(['--confirm', 'maybe']), /--confirm must be ask, allow or deny, got maybe/);
+    assert.equal(confirmModeFor(parseCliOptions([])), undefined, "a person's own browser: its options page decides");
+    assert.equal(confirmModeFor(parseCliOptions(['--launch'])), 'allow');
+    assert.equal(confirmModeFor(parseCliOptions(['--headless'])), 'allow');
+    assert.equal(confirmModeFor(parseCliOptions(['--launch', '--confirm', 'ask'])), 'ask');
   });
 });

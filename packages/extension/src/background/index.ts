@@ -6,6 +6,9 @@ import { ChromeHubStore } from './chrome-hub-store';
 import { chromeTabOpener } from './chrome-tab-opener';
 import { ChromeTabTransport } from './chrome-tab-transport';
 import { linkUrl, loadConfig } from './config';
+import { listenForClearActivity } from './confirm/activity-record';
+import { listenToConfirmPage } from './confirm/ask-person';
+import { askBeforeConsequences } from './confirm/confirm-gate';
 import { reportCrashedTabs } from './crash-watch';
 import { DebuggerSessions } from './debugger/debugger-sessions';
 import { serveTrustedInput } from './debugger/trusted-input';
@@ -27,8 +30,10 @@ const hub = new Hub({
   transport: new ChromeTabTransport(log),
   store: new ChromeHubStore(log),
   opener: chromeTabOpener,
-  // Calls by hub name (the `all` view) pass the same dialog gate as the focused view's (link-commands.ts).
-  gate: answerAroundDialogs,
+  // Calls by hub name (the `all` view) pass the same gates as the focused view's (link-commands.ts): the
+  // person is asked first when the call is consequential, then dialogs are watched while it runs.
+  gate: (tabId, toolName, args, call) =>
+    askBeforeConsequences(hub, tabId, toolName, args, () => answerAroundDialogs(tabId, toolName, args, call)),
   log,
 });
 tagTabDocuments(log);
@@ -41,6 +46,8 @@ const injection = new PageInjection({
   connected: (tabId) => hub.tabs().some((tab) => tab.tabId === tabId && tab.connected),
   log,
 });
+listenToConfirmPage();
+listenForClearActivity();
 // Read while the hub restores, so the first dial does not wait for it; later dials read it afresh.
 let firstConfig: ReturnType<typeof loadConfig> | undefined = loadConfig();
 const link = new BrowserLink(async () => {

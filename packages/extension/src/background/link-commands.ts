@@ -11,6 +11,8 @@ import {
   waitUntil,
 } from '@tabmcp/protocol';
 import { browserInfo } from './browser-identity';
+import { askBeforeConsequences } from './confirm/confirm-gate';
+import { setAgentConfirmMode } from './confirm/policy-store';
 import { answerAroundDialogs } from './dialogs/dialog-gate';
 import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
@@ -30,9 +32,19 @@ export type LinkCommand = Exclude<ServerRequest, { type: 'listHubTools' | 'unwat
  */
 export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (message: ExtensionToServer) => void): void {
   if (request.type === 'callTool') {
-    reportingOpenedTabs(request.tabId, () =>
-      answerAroundDialogs(request.tabId, request.toolName, request.args, () =>
-        callToolReportingNavigation(hub, request.tabId, request.toolName, request.args, request.timeoutMs),
+    const { tabId, toolName, args, timeoutMs, askClient, confirmed } = request;
+    // The person is asked first when the call is consequential (confirm/confirm-gate.ts), then it runs.
+    reportingOpenedTabs(tabId, () =>
+      askBeforeConsequences(
+        hub,
+        tabId,
+        toolName,
+        args,
+        () =>
+          answerAroundDialogs(tabId, toolName, args, () =>
+            callToolReportingNavigation(hub, tabId, toolName, args, timeoutMs),
+          ),
+        { askClient, confirmed },
       ),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
@@ -82,6 +94,7 @@ async function run(
   switch (request.type) {
     case 'connect': {
       setServerInputMode(request.input);
+      setAgentConfirmMode(request.confirm);
       const tabs = await chrome.tabs.query({});
       return {
         type: 'connected',

@@ -1,5 +1,6 @@
 import { DEFAULT_BROWSER_LINK_PORT, PopupState, validate } from '@tabmcp/protocol';
 import { linkAdvice } from '../link-advice';
+import './confirm-choice';
 import './input-choice';
 import './remote-proxy';
 

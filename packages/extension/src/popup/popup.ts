@@ -1,5 +1,6 @@
 import { type PopupRequest, PopupState, type PopupTab, validate } from '@tabmcp/protocol';
 import { linkAdvice } from '../link-advice';
+import { clearActivity, renderActivity } from './activity';
 
 /**
  * The toolbar popup: the link to the tabmcp server, the tabs with tools and whether their site may
@@ -89,6 +90,10 @@ document.addEventListener('click', (event) => {
     void chrome.runtime.openOptionsPage();
     return;
   }
+  if (target instanceof HTMLButtonElement && target.id === 'clear-activity') {
+    void clearActivity().then(() => renderActivity(byId('activity')));
+    return;
+  }
   if (!(target instanceof HTMLButtonElement) || !target.dataset.site) return;
   const decision = target.dataset.decision === 'block' ? 'block' : 'allow';
   void ask({ type: 'popup/setSite', site: target.dataset.site, decision }).then((state) => state && render(state));
@@ -97,6 +102,7 @@ document.addEventListener('click', (event) => {
 async function refresh(): Promise<void> {
   const state = await ask({ type: 'popup/state' });
   if (state) render(state);
+  await renderActivity(byId('activity'));
 }
 void refresh();
 setInterval(() => void refresh(), 1_000);

@@ -7,6 +7,7 @@ import type {
   TabInfo,
   Tool,
 } from '@tabmcp/protocol';
+import type { PersonAsker } from './person-asker';
 
 /** What the extension reports without being asked (docs/requirements.md#local-server's event messages). */
 export type BrowserEvent =
@@ -41,6 +42,8 @@ export interface BrowserConnection {
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;
   closeTab(tabId: number): Promise<{ closed: true; tabId: number }>;
   callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult>;
+  /** The agent's client, when it can ask the person to confirm an action (MCP elicitation). */
+  personAsker?: PersonAsker | undefined;
   /** A resources/prompts request to a tab's page; the caller checks the result's shape. */
   pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown>;
   /** Several parts of the server listen (the session, the `all` view); the result unsubscribes. */

@@ -4,6 +4,7 @@ import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
+import type { PersonAsker } from './person-asker';
 import { SeenDocuments } from './seen-documents';
 import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
 import {
@@ -181,6 +182,10 @@ export class BrowserSession {
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
     if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
     return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
+  }
+
+  setPersonAsker(asker: PersonAsker): void {
+    this.#connection.personAsker = asker;
   }
 
   /** The `all` view holds its own announcements for these too (views/all-view.ts). */

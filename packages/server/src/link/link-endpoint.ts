@@ -1,7 +1,10 @@
 import {
   type BrowserInfo,
   type CallToolResult,
+  CLIENT_CONFIRM_META,
+  ClientQuestion,
   CloseTabResult,
+  type ConfirmMode,
   DEFAULT_REQUEST_TIMEOUT_MS,
   ErrorCode,
   type ExtensionToServer,
@@ -12,6 +15,7 @@ import {
   OpenTabResult,
   PAGE_LOAD_BUDGET_MS,
   type PageMethod,
+  PERSON_WAIT_MS,
   PendingRequests,
   ProtocolError,
   type ServerRequest,
@@ -21,6 +25,7 @@ import {
 } from '@tabmcp/protocol';
 import type { z } from 'zod';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
+import type { PersonAsker } from '../core/person-asker';
 import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
 
@@ -41,6 +46,10 @@ export class LinkEndpoint implements BrowserConnection {
   readonly #requestTimeoutMs: number;
   /** The agent's `--input`, told to the extension with each connect. */
   inputMode: InputMode | undefined;
+  /** The agent's `--confirm` (automation: allow), told to the extension with each connect. */
+  confirmMode: ConfirmMode | undefined;
+  /** The agent's client, when it can ask the person (MCP elicitation). */
+  personAsker: PersonAsker | undefined;
 
   constructor(
     log?: Logger,
@@ -125,7 +134,8 @@ export class LinkEndpoint implements BrowserConnection {
 
   async connect() {
     const input = this.inputMode === undefined ? {} : { input: this.inputMode };
-    const reply = await this.#request({ type: 'connect', requestId: '', ...input }, 'connect');
+    const confirm = this.confirmMode === undefined ? {} : { confirm: this.confirmMode };
+    const reply = await this.#request({ type: 'connect', requestId: '', ...input, ...confirm }, 'connect');
     if (reply.kind !== 'connected')
       throw new ProtocolError(ErrorCode.InternalError, 'The extension answered connect with something else');
     return { browser: reply.browser, tabs: reply.tabs };
@@ -152,11 +162,25 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+    const asker = this.personAsker?.canAsk() ? this.personAsker : undefined;
+    const first = await this.#callTool({ tabId, toolName, args, timeoutMs, ...(asker ? { askClient: true } : {}) });
+    // A headless browser handed its question to the agent's client: the person answers there, then the
+    // same call goes again with their answer (docs/user-guide.md, "Asking before it matters").
+    const question = ClientQuestion.safeParse(
+      (first?._meta as Record<string, unknown> | undefined)?.[CLIENT_CONFIRM_META],
+    );
+    if (!asker || !question.success) return first;
+    const answer = (await asker.ask(question.data.request).catch(() => undefined)) ?? 'deny';
+    return this.#callTool({ tabId, toolName, args, timeoutMs, confirmed: { token: question.data.token, answer } });
+  }
+
+  async #callTool(call: Omit<Extract<ServerRequest, { type: 'callTool' }>, 'type' | 'callId'>) {
     // The extension enforces the page's timeout; ours only catches a link that stopped answering.
     const reply = await this.#request(
-      { type: 'callTool', callId: '', tabId, toolName, args, timeoutMs },
-      `callTool ${toolName} in tab ${tabId}`,
-      timeoutMs + 2_000,
+      { type: 'callTool', callId: '', ...call },
+      `callTool ${call.toolName} in tab ${call.tabId}`,
+      // The extension may first wait for the person to confirm a consequential call.
+      (call.timeoutMs ?? 0) + 2_000 + PERSON_WAIT_MS,
     );
     return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
   }

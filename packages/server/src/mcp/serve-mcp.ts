@@ -1,4 +1,6 @@
 import { type CallToolResult, Server, type Transport } from '@modelcontextprotocol/server';
+import { ConfirmAnswer, PERSON_WAIT_MS } from '@tabmcp/protocol';
+import { type PersonAsker, questionText } from '../core/person-asker';
 import { TABMCP_VERSION } from '../version';
 import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';
@@ -47,6 +49,7 @@ export function createMcpServer(
     },
   );
   if (hasPagePrimitives(view)) servePagePrimitives(server, view);
+  view.setPersonAsker?.(elicitingAsker(server));
   server.setRequestHandler('tools/list', async () => {
     await options.beforeTools?.();
     return { tools: view.listTools() };
@@ -79,4 +82,41 @@ export async function serveMcp(view: McpView, transport: Transport): Promise<Ser
   const server = createMcpServer(view);
   await server.connect(transport);
   return server;
+}
+
+/**
+ * The person behind the client, asked through MCP elicitation (2025 era: a request to the client; the
+ * 2026-07-28 era's multi-round-trip input is not used yet, so there the browser's window asks).
+ */
+function elicitingAsker(server: Server): PersonAsker {
+  return {
+    canAsk: () => {
+      const version = server.getNegotiatedProtocolVersion();
+      return server.getClientCapabilities()?.elicitation !== undefined && version !== undefined && version < '2026';
+    },
+    ask: async (request) => {
+      const result = await server.elicitInput(
+        {
+          mode: 'form',
+          message: questionText(request),
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              answer: {
+                type: 'string',
+                title: 'Allow this action?',
+                enum: ['once', 'always', 'deny'],
+                enumNames: ['Allow once', 'Always for this site', 'Deny'],
+              },
+            },
+            required: ['answer'],
+          },
+        },
+        { timeout: PERSON_WAIT_MS },
+      );
+      if (result.action !== 'accept') return undefined;
+      const answer = ConfirmAnswer.safeParse(result.content?.answer);
+      return answer.success ? answer.data : undefined;
+    },
+  };
 }

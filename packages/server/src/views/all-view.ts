@@ -5,6 +5,7 @@ import {
   HUB_TOOL_PREFIX,
   HubToolsResult,
   type Logger,
+  PERSON_WAIT_MS,
   type ServerRequest,
   validate,
   withoutDocument,
@@ -14,6 +15,7 @@ import { ListAnnouncer } from '../core/list-announcer';
 import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
 import { isListedPageTool } from '../core/page-tool-names';
+import type { PersonAsker } from '../core/person-asker';
 import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
 import { HubCatalog } from './hub-catalog';
@@ -54,6 +56,10 @@ export class AllView implements McpView {
   #browserCapabilities = NO_BROWSER_YET;
   readonly #announcer: ListAnnouncer;
   ontoolschanged: (() => void) | undefined;
+
+  setPersonAsker(asker: PersonAsker): void {
+    this.#session.setPersonAsker?.(asker);
+  }
 
   constructor(session: SessionView, link: HubLink, options: AllViewOptions = {}) {
     this.#session = session;
@@ -193,5 +199,6 @@ export class AllView implements McpView {
  * once; the link waits for all of that, so only a silent extension trips this timer.
  */
 function linkWaitMs(callTimeoutMs: number | undefined): number {
-  return 2 * (callTimeoutMs ?? 10_000) + 15_000;
+  // The extension may first wait for the person to confirm the call (PERSON_WAIT_MS), then run it.
+  return 2 * (callTimeoutMs ?? 10_000) + 15_000 + PERSON_WAIT_MS;
 }

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@tabmcp/protocol';
+import type { PersonAsker } from '../core/person-asker';
 import type { ListedTool, Progress } from '../core/tool-definition';
 
 /**
@@ -10,6 +11,8 @@ export interface McpView {
   listTools(): ListedTool[];
   callTool(name: string, args: Record<string, unknown>, progress?: Progress): Promise<CallToolResult>;
   ontoolschanged: (() => void) | undefined;
+  /** The MCP client's way to ask its person (elicitation), for confirmations a headless browser cannot show. */
+  setPersonAsker?(asker: PersonAsker): void;
   /**
    * Show or hide the stable fallback tools for a client that will not hear of tool-list changes
    * (a 2026-07-28 client without a tools listen stream); `--fallback-tools` keeps them on anyway.

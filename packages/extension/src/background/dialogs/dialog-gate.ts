@@ -34,6 +34,9 @@ let dialogs: OpenDialogs | undefined;
 let debuggers: DebuggerSessions | undefined;
 let sites: SiteDecisions | undefined;
 
+/** The dialog the browser reported open in a tab, if any (the confirmation gate asks before handle_dialog accepts a confirm). */
+export const openDialogOf = (tabId: number) => dialogs?.confirmed(tabId);
+
 /** Starts hearing dialogs (call once, in the worker's first task: it adds listeners). */
 export function startDialogWatch(sessions: DebuggerSessions, decisions: SiteDecisions, log: Logger): void {
   debuggers = sessions;

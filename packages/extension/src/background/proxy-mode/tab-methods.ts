@@ -9,6 +9,7 @@ import {
   validate,
 } from '@tabmcp/protocol';
 import { browserInfo } from '../browser-identity';
+import { askBeforeConsequences } from '../confirm/confirm-gate';
 import { answerAroundDialogs } from '../dialogs/dialog-gate';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
@@ -82,8 +83,11 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return { tabId, tools: hub.toolsOf(tabId) };
     },
     callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
+      // A remote agent's call passes the same gates as a local one: the person is asked first when it matters.
       reportingOpenedTabs(tabId, () =>
-        answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+        askBeforeConsequences(hub, tabId, name, args, () =>
+          answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+        ),
       ),
     pageRequest: async ({ tabId, method, params }) =>
       (await localCommand(hub, {

@@ -67,6 +67,18 @@ export function actTool(name: string, context: ToolContext): DomTool {
       if (!ACTIONS.includes(action)) return errorResult(`action must be one of ${ACTIONS.join(', ')}.`);
       return actOn(resolved.element, action, args, context, String(args.handle));
     },
+    subject: (args) => {
+      const resolved = context.handles.resolve(args.handle);
+      if ('error' in resolved) return undefined;
+      const pressesEnter = args.action === 'press' && (args.key ?? 'Enter') === 'Enter';
+      const values = typeof args.value === 'string' ? { value: args.value } : {};
+      return {
+        element: resolved.element,
+        action: String(args.action),
+        submit: args.submit === true || pressesEnter,
+        values,
+      };
+    },
   };
 }
 

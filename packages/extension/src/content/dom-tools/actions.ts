@@ -80,6 +80,7 @@ export function buttonTools(
           return errorResult(`index must be 0 to ${elements.length - 1}. Call get_page_content to see them.`);
         return actOn(element, 'click', {}, context, several ? `${caption} #${index}` : caption);
       },
+      subject: (args) => ({ element: elements[several ? Number(args.index) : 0], action: 'click' }),
     };
   });
 }

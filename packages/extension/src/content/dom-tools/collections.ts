@@ -1,4 +1,5 @@
 import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import { itemActionSubject } from '../action-facts';
 import { type Action, actOn } from './act';
 import {
   composedChildren,
@@ -289,6 +290,7 @@ function collectionTool(collection: Collection, names: NameRegistry, context: To
     tool,
     isLive: () => collection.container.isConnected,
     run: (args) => runOnItem(collection, name, args, context),
+    subject: (args) => itemActionSubject(args.action),
   };
 }
 

@@ -1,4 +1,11 @@
-import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import {
+  type CallToolResult,
+  DESCRIBE_CALL,
+  type DescribedCall,
+  type Tool,
+  takeDocumentArgument,
+} from '@tabmcp/protocol';
+import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
@@ -191,10 +198,27 @@ export class DomToolServer {
 
   async request(method: string, params?: unknown): Promise<unknown> {
     if (method === 'tools/list') return { tools: this.tools };
+    if (method === DESCRIBE_CALL) return this.describe(params);
     if (method !== 'tools/call')
       throw new Error(`This page has no MCP server; DOM-derived tools answer tools only (${method})`);
     const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
     return this.call(String(name), args ?? {});
+  }
+
+  /**
+   * What a call would act on, read without acting (DESCRIBE_CALL): the background asks before it
+   * runs a call, to ask the person first when it matters (docs/user-guide.md, "Asking before it matters").
+   */
+  describe(params: unknown): DescribedCall {
+    const { name, arguments: given } = (params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
+    const { args } = takeDocumentArgument(given ?? {});
+    let entry = this.#tools.find((candidate) => candidate.tool.name === name);
+    if (!entry?.isLive()) {
+      this.refresh();
+      entry = this.#tools.find((candidate) => candidate.tool.name === name);
+    }
+    const subject = entry?.subject?.(args);
+    return { derived: true, ...(subject ? { facts: factsOf(subject) } : {}) };
   }
 
   has(name: string): boolean {

@@ -10,6 +10,23 @@ export interface DomTool {
   /** False once the elements it drives left the document (the page re-rendered). */
   isLive(): boolean;
   run(args: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * What a call with these arguments would act on, found without acting, so the person can be asked
+   * before it runs (content/action-facts.ts; docs/user-guide.md, "Asking before it matters").
+   */
+  subject?(args: Record<string, unknown>): ActionSubject | undefined;
+}
+
+/** The control a call would act on (or, for an item's control, its caption) and how. */
+export interface ActionSubject {
+  element?: Element;
+  caption?: string;
+  /** An act verb (click, fill, press, upload, …), or submit for a form tool. */
+  action: string;
+  /** fill and press: Enter submits the field's form after. */
+  submit?: boolean;
+  /** What a form tool fills in, by field. */
+  values?: Record<string, unknown>;
 }
 
 export interface PerformOptions {

@@ -64,5 +64,6 @@ function fieldTool(element: Element, names: NameRegistry, context: ToolContext):
     isLive: () => element.isConnected,
     run: (args) =>
       actOn(element, 'fill', { value: args.value, submit: args.submit }, context, context.handles.of(element)),
+    subject: (args) => ({ element, action: 'fill', submit: args.submit === true, values: { [label]: args.value } }),
   };
 }

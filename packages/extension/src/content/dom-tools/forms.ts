@@ -80,6 +80,7 @@ export function formTools(
             form.isConnected &&
             fields.every((field) => field.controls.every((control) => composedContains(form, control))),
           run: (args) => submit(form, submitter, fields, args, name, context),
+          subject: (args) => ({ element: submitter ?? form, action: 'submit', values: args }),
         },
       ];
     });

@@ -1,4 +1,5 @@
 import type { TabClient } from '@tabmcp/page';
+import { DESCRIBE_CALL } from '@tabmcp/protocol';
 import { isTabEnvelope } from '@tabmcp/protocol/light';
 import { afterPageTurn } from '../page-turn';
 import { DomToolServer } from './dom-tool-server';
@@ -87,6 +88,11 @@ export function withReadingTools(page: Requester, doc: Document): Requester {
         return { ...result, tools: [...pageTools, ...reading.tools] };
       }
       const call = params as { name?: unknown; arguments?: Record<string, unknown> } | undefined;
+      // Answered here, never by the page: its own tools are judged by their annotations.
+      if (method === DESCRIBE_CALL)
+        return typeof call?.name === 'string' && reading?.has(call.name)
+          ? reading.describe(params)
+          : { derived: false };
       if (method === 'tools/call' && typeof call?.name === 'string' && reading?.has(call.name))
         return reading.call(call.name, call.arguments ?? {});
       if (method === 'tools/call')
