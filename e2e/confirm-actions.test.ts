@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { devtoolsPortOf } from '../test-support/cdp';
-import { clickIn, openPage, textIn } from '../test-support/cdp-person';
+import { clickIn, noPageAt, openPage, textIn } from '../test-support/cdp-person';
 import { textOf, waitFor } from '../test-support/harness';
 import { evaluateIn } from '../test-support/page-eval';
 import { serverBin } from '../test-support/paths';
@@ -30,6 +30,8 @@ describe('asking the person before a consequential action', () => {
     await scene.agent.json('open_tab', { url: `${scene.site.url}${page}.html` });
   });
   after(() => scene?.close());
+  // A prompt answered closes its window: the next test must not find the last one still closing.
+  afterEach(() => noPageAt(port, '/confirm.html'));
 
   const payTool = async () => {
     const names = await scene.agent.toolNames();

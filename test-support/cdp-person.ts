@@ -19,6 +19,20 @@ async function pageTarget(port: string, urlPart: string, timeoutMs = 10_000): Pr
   );
 }
 
+/** Waits until no page at `urlPart` is left (a prompt window that closes once answered). */
+export async function noPageAt(port: string, urlPart: string, timeoutMs = 10_000): Promise<void> {
+  await waitFor(
+    async () => {
+      const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
+      return targets.some((candidate) => candidate.type === 'page' && candidate.url.includes(urlPart))
+        ? undefined
+        : true;
+    },
+    timeoutMs,
+    `no page at ${urlPart}`,
+  );
+}
+
 /** Opens `url` in a new tab (an extension page, such as the popup, to read it as a person would). */
 export async function openPage(port: string, url: string): Promise<void> {
   const response = await fetch(`http://127.0.0.1:${port}/json/new?${url}`, { method: 'PUT' });

@@ -8,6 +8,7 @@ import { reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { fillText, pageTurn, pressKey, selectOption, setChecked } from './input';
 import { expectChecked, expectSelected, expectValue } from './readback';
+import { withScrollSettled } from './scroll';
 import { clickTarget } from './sortable-headers';
 import { isShown, quoted } from './text';
 import { holdsText, selectTextIn } from './text-range';
@@ -122,9 +123,11 @@ export async function actOn(
     }
     case 'press': {
       const key = typeof args.key === 'string' && args.key ? args.key : 'Enter';
-      return context.perform(`pressed ${key} on ${named}`, async () => {
-        if (!(await trustedPress(element, key))) pressKey(element, key);
-      });
+      return context.perform(`pressed ${key} on ${named}`, () =>
+        withScrollSettled(element.ownerDocument, async () => {
+          if (!(await trustedPress(element, key))) pressKey(element, key);
+        }),
+      );
     }
     case 'fill': {
       const submit = args.submit === true;

@@ -167,3 +167,48 @@ function positionOf(region: Element, vertical: boolean): string {
   if (at >= room - 1) return 'at the end';
   return `${Math.round((at / room) * 100)}% of the way`;
 }
+
+/** How long a scroll a key started (End, PageDown: smooth, and long in a list of 10,000 rows) is waited for. */
+const KEY_SCROLL_SETTLE_MS = 3_000;
+
+/**
+ * Runs a key press and, when it set a scroll going, waits for the browser's `scrollend` (bounded):
+ * the answer then reports the rows where the scroll stopped, not the ones it passed on the way.
+ */
+export async function withScrollSettled(doc: Document, action: () => Promise<void>): Promise<void> {
+  let scrolled = false;
+  let ended = false;
+  let onEnded: () => void = () => {};
+  const onScroll = () => {
+    scrolled = true;
+    ended = false;
+  };
+  const onScrollEnd = () => {
+    ended = true;
+    onEnded();
+  };
+  doc.addEventListener('scroll', onScroll, { capture: true, passive: true });
+  doc.addEventListener('scrollend', onScrollEnd, { capture: true, passive: true });
+  try {
+    await action();
+    // A scroll the key started shows by the next frame.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 100);
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    if (!scrolled || ended) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, KEY_SCROLL_SETTLE_MS);
+      onEnded = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  } finally {
+    doc.removeEventListener('scroll', onScroll, { capture: true });
+    doc.removeEventListener('scrollend', onScrollEnd, { capture: true });
+  }
+}

@@ -50,6 +50,9 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
   if ((await currentInputMode()) !== 'synthetic') {
     const moved = await sendTrusted({ op: 'hover', at: aim.at });
     if (moved.done) {
+      // A control that restyles itself under the pointer (a sort button that grows its arrow) may move
+      // off the point: aimed once more at where it is now, as a person's hand follows it; nothing pressed yet.
+      if (reachAt(aim.on, aim.local) !== true && aim.on.isConnected) await reaim(aim);
       assertStillReached(aim, 'as the pointer arrived; nothing was pressed');
       const clicked = await sendTrusted({ op: 'click', at: aim.at, count, pointerThere: true });
       if (!clicked.done)
@@ -64,6 +67,15 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
   assertStillReached(aim, 'nothing was pressed');
   if (count === 2) doubleClick(aim.target);
   else await clickInTurns(aim.target);
+}
+
+/** Aims again at the control where it now is and moves the pointer there; the caller tests the point again. */
+async function reaim(aim: Aim & { reached: true }): Promise<void> {
+  const again = reach(aim.on, false);
+  if (!again.reached) return;
+  aim.at = again.at;
+  aim.local = again.local;
+  sentOnce(await sendTrusted({ op: 'hover', at: aim.at }), 'moving the pointer');
 }
 
 /** A hover (`:hover` needs the browser's pointer); page events where it cannot be sent. */
