@@ -3,6 +3,26 @@ import { isSortableHeader } from './sortable-headers';
 import { isStyledControl } from './styled-controls';
 import { accessibleName, clean, quoted } from './text';
 
+/** ARIA roles of widgets a person operates (not containers such as grid, list or region). */
+export const WIDGET_ROLES = [
+  'button',
+  'link',
+  'checkbox',
+  'switch',
+  'radio',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+];
+
 /** What an agent can act on: native controls, links, ARIA widgets, and elements made focusable or clickable. */
 export const INTERACTIVE = [
   'a[href]',
@@ -14,24 +34,7 @@ export const INTERACTIVE = [
   '[contenteditable=""]',
   '[contenteditable=true]',
   '[contenteditable=plaintext-only]',
-  ...[
-    'button',
-    'link',
-    'checkbox',
-    'switch',
-    'radio',
-    'tab',
-    'menuitem',
-    'menuitemcheckbox',
-    'menuitemradio',
-    'option',
-    'combobox',
-    'textbox',
-    'searchbox',
-    'slider',
-    'spinbutton',
-    'treeitem',
-  ].map((role) => `[role=${role}]`),
+  ...WIDGET_ROLES.map((role) => `[role=${role}]`),
   '[onclick]',
   '[tabindex]:not([tabindex="-1"])',
   // Rows, cells and headers of a grid or tree grid take the focus by script (a roving tabindex of -1).

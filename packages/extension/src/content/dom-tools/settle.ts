@@ -1,4 +1,4 @@
-import { watchActivity } from '../page-activity';
+import { type ActivityWatch, watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
 import { composedRoots } from './composed-tree';
 import { handlesOf, withoutHandles } from './line-handles';
@@ -32,6 +32,36 @@ export interface Observed {
  * before the action (a clock) neither holds the answer nor is reported. A navigation the action
  * started answers at once, without reading the page again.
  */
+/**
+ * The action's own end, or the start of the navigation it caused, whichever comes first: a click
+ * sent as the browser's input is answered by the background only after the page handled it, and a
+ * page that navigates at once may be gone by then. The navigation is the click's effect; the answer
+ * must leave before the document does.
+ */
+function untilDoneOrLeaving(
+  done: void | Promise<void>,
+  activity: ActivityWatch,
+  unloading: () => boolean,
+  listeners: Set<() => void>,
+): Promise<void> {
+  if (!(done instanceof Promise)) return Promise.resolve();
+  let stop = () => {};
+  const leaving = new Promise<void>((resolve) => {
+    const check = () => {
+      if (unloading() || activity.navigating() !== undefined) resolve();
+    };
+    const stopReports = activity.onReport(check);
+    listeners.add(check);
+    stop = () => {
+      stopReports();
+      listeners.delete(check);
+    };
+  });
+  // A failure that comes once the page is leaving answers nobody: it is the document's end.
+  done.catch(() => {});
+  return Promise.race([done, leaving]).finally(stop);
+}
+
 export async function actAndObserve(
   action: () => void | Promise<void>,
   context: RenderContext,
@@ -74,7 +104,7 @@ export async function actAndObserve(
   });
   try {
     try {
-      await action();
+      await untilDoneOrLeaving(action(), activity, () => unloading, listeners);
     } finally {
       activity.close();
     }

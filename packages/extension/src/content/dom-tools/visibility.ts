@@ -1,4 +1,5 @@
 import { isTag } from './composed-tree';
+import { WIDGET_ROLES } from './elements';
 import { hitIn } from './hit-test';
 
 /**
@@ -8,41 +9,25 @@ import { hitIn } from './hit-test';
  * here becomes no tool, no handle and no page text.
  */
 
-const WIDGET_ROLES = [
-  'button',
-  'link',
-  'checkbox',
-  'switch',
-  'radio',
-  'tab',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'option',
-  'combobox',
-  'textbox',
-  'searchbox',
-  'slider',
-  'spinbutton',
-  'treeitem',
-  'gridcell',
-];
 /**
  * Controls whose own caption is all a person sees of them: transparent ink hides them whole. A
  * container role (a grid, a list) is no control: its items draw themselves (a pill list of `font-size:
- * 0`, the inline-block gap trick, shows every pill at its own size).
+ * 0`, the inline-block gap trick, shows every pill at its own size). Built on first use: elements.ts
+ * and this module import each other.
  */
-const CONTROL = [
-  'a[href]',
-  'button',
-  'input',
-  'select',
-  'textarea',
-  'summary',
-  '[onclick]',
-  ...WIDGET_ROLES.map((role) => `[role=${role}]`),
-  '[tabindex]:not([role])',
-].join(',');
+let control: string | undefined;
+const controlSelector = () =>
+  (control ??= [
+    'a[href]',
+    'button',
+    'input',
+    'select',
+    'textarea',
+    'summary',
+    '[onclick]',
+    ...[...WIDGET_ROLES, 'gridcell'].map((role) => `[role=${role}]`),
+    '[tabindex]:not([role])',
+  ].join(','));
 const MEDIA = 'img,svg,canvas,video,picture,input,select,textarea';
 
 /**
@@ -89,7 +74,7 @@ function judge(element: Element): boolean {
   // A box of a pixel or none: the "visually hidden" pattern, or a control with nothing to show.
   if (flat && (style.overflowX !== 'visible' || style.overflowY !== 'visible'))
     return behindItsLabel(element) || editorOf(element) !== undefined;
-  if (element.matches(CONTROL)) {
+  if (element.matches(controlSelector())) {
     // A control of no size may still show a glyph or icon drawn by ::before/::after (a sort arrow).
     if ((box.width === 0 || box.height === 0) && !pseudoInk(element) && !handleOfItsCaption(element))
       return behindItsLabel(element);
