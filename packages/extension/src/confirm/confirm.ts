@@ -65,8 +65,11 @@ byId('deny').addEventListener('click', () => void answer('deny'));
 
 void chrome.runtime.sendMessage({ type: 'tabmcp/confirm-get', id }).then((raw: unknown) => {
   const parsed = ConfirmRequest.safeParse((raw as { request?: unknown } | undefined)?.request);
-  if (parsed.success) render(parsed.data);
-  else {
+  if (parsed.success) {
+    render(parsed.data);
+    // Answerable only once the person can see what is asked (the buttons start disabled in confirm.html).
+    for (const button of document.querySelectorAll('button')) button.disabled = false;
+  } else {
     byId('status').textContent = 'This request was already answered or withdrawn.';
     for (const button of document.querySelectorAll('button')) button.disabled = true;
   }
