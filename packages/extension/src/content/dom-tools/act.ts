@@ -116,8 +116,7 @@ export async function actOn(
         return context.perform(done, () => syntheticPointer(target, action), { subject: element });
       // Aimed before acting: a control under something else is refused, never clicked through it.
       const aim = aimAt(target, hovered === undefined);
-      if (!aim.reached)
-        return errorResult(`${aim.why} DEBUG hovered=${hovered} onHover=${onHover} shown=${isShown(target)}`);
+      if (!aim.reached) return errorResult(aim.why);
       if (action === 'hover') return context.perform(done, () => pointerHover(aim));
       return context.perform(done, () => pointerClick(aim, action === 'click' ? 1 : 2), { subject: element });
     }
