@@ -4,47 +4,31 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
-import {
-  connectExtension,
-  connectMcp,
-  eventually,
-  startTestProxy,
-  tokenFor,
-} from '../../../test-support/proxy/fixtures';
-import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from '../../../test-support/proxy/processes';
-import type { TestSocket } from '../../../test-support/proxy/test-socket';
+import { useCluster } from '../../../test-support/proxy/cluster';
+import { connectExtension, connectMcp, eventually, tokenFor } from '../../../test-support/proxy/fixtures';
+import { type ProxyProcess, type RedisProcess, spawnProxy } from '../../../test-support/proxy/processes';
 import type { ProxyServer } from '../src/index';
 
 const HEARTBEAT_MS = 200;
 const PREFIX = 'tabmcp:proxy:';
 
 describe('presence of a crashed instance', () => {
+  const cluster = useCluster({ heartbeatMs: HEARTBEAT_MS, spawned: ['crashing'], inProcess: ['survivor'] });
   let redis: RedisProcess;
   let crashing: ProxyProcess;
   let survivor: ProxyServer;
   let inspect: Redis;
-  const sockets: TestSocket[] = [];
-
-  before(async () => {
-    redis = await startRedis();
-    [crashing, survivor] = await Promise.all([
-      spawnProxy(['--redis', redis.url, '--instance-id', 'crashing', '--heartbeat-ms', String(HEARTBEAT_MS)]),
-      startTestProxy({ redisUrl: redis.url, instanceId: 'survivor', heartbeatMs: HEARTBEAT_MS }),
-    ]);
+  before(() => {
+    redis = cluster.redis;
+    crashing = cluster.process('crashing');
+    survivor = cluster.instance('survivor');
     inspect = new Redis(redis.url);
   });
-  after(async () => {
-    for (const socket of sockets) socket.terminate();
-    inspect?.disconnect();
-    await survivor?.close();
-    await crashing?.kill();
-    await redis?.stop();
-  });
+  after(() => inspect?.disconnect());
 
   it('are removed without anyone listing', async () => {
     const user = 'crash-presence';
-    const extension = await connectExtension(crashing, await tokenFor(user), 'Chrome on the crashing instance');
-    sockets.push(extension.socket);
+    cluster.track(await connectExtension(crashing, await tokenFor(user), 'Chrome on the crashing instance'));
     await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 1 ? true : undefined));
 
     await crashing.kill();
@@ -71,8 +55,7 @@ describe('presence of a crashed instance', () => {
       await inspect.multi().del(`${PREFIX}node:${nodeId}`).srem(`${PREFIX}nodes`, nodeId).exec();
       // Its next heartbeat finds its key gone: it takes its place in the node list again.
       await eventually(async () => ((await nodes()).includes(nodeId) ? true : undefined));
-      const extension = await connectExtension(stalling, await tokenFor(user), 'Chrome on the stalling instance');
-      sockets.push(extension.socket);
+      cluster.track(await connectExtension(stalling, await tokenFor(user), 'Chrome on the stalling instance'));
       await eventually(async () => ((await inspect.hlen(`${PREFIX}user:${user}`)) === 1 ? true : undefined));
     } finally {
       await stalling.kill();
@@ -87,8 +70,7 @@ describe('presence of a crashed instance', () => {
     assert.ok(nodeId, 'the survivor is a member');
     const record = { extensionId: 'ext-old', userId: user, name: 'Chrome 141', nodeId, connectedAt: Date.now() };
     await inspect.hset(`${PREFIX}user:${user}`, 'ext-old', JSON.stringify(record));
-    const agent = await connectMcp(survivor, await tokenFor(user));
-    sockets.push(agent.socket);
+    const agent = cluster.track(await connectMcp(survivor, await tokenFor(user)));
     assert.deepEqual((await agent.socket.request(1, 'list_extensions', {})).result, { extensions: [] });
     const connect = await agent.socket.request(2, 'connect', { extension_id: 'ext-old' });
     assert.ok(connect.error, 'connect to it is refused');

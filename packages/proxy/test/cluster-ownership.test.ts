@@ -2,18 +2,17 @@
 // record whatever the old instance writes late, and the old instance's session of it is retired.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { clusterLink, useCluster } from '../../../test-support/proxy/cluster';
 import {
   attach,
   autoAnswer,
   connectExtension,
   connectMcp,
   eventually,
-  startTestProxy,
   tokenFor,
 } from '../../../test-support/proxy/fixtures';
 import { type RedisProcess, startRedis } from '../../../test-support/proxy/processes';
 import { RedisAdmin } from '../../../test-support/proxy/redis-admin';
-import type { TestSocket } from '../../../test-support/proxy/test-socket';
 import { RedisCluster } from '../src/cluster/redis-cluster';
 import type { ProxyServer } from '../src/index';
 import { silentLogger } from '../src/log/logger';
@@ -21,46 +20,32 @@ import { silentLogger } from '../src/log/logger';
 const HEARTBEAT_MS = 200;
 
 describe('presence ownership across instances (issue 39)', () => {
-  let redis: RedisProcess;
-  let admin: RedisAdmin;
+  // A short call time-out: a call routed to a dead session fails in 3 s instead of 120.
+  const cluster = useCluster({ heartbeatMs: HEARTBEAT_MS, inProcess: ['a', 'b'], limits: { callTimeoutMs: 3_000 } });
   let a: ProxyServer;
   let b: ProxyServer;
-  const sockets: TestSocket[] = [];
-
+  let admin: RedisAdmin;
   before(async () => {
-    redis = await startRedis();
-    admin = await RedisAdmin.open(redis.url);
-    // A short call time-out: a call routed to a dead session fails in 3 s instead of 120.
-    const limits = { callTimeoutMs: 3_000 };
-    a = await startTestProxy({ redisUrl: redis.url, instanceId: 'a', heartbeatMs: HEARTBEAT_MS, limits });
-    b = await startTestProxy({ redisUrl: redis.url, instanceId: 'b', heartbeatMs: HEARTBEAT_MS, limits });
+    a = cluster.instance('a');
+    b = cluster.instance('b');
+    admin = await RedisAdmin.open(cluster.redis.url);
   });
-  after(async () => {
-    for (const socket of sockets) socket.terminate();
-    admin?.close();
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
-  });
-
-  const health = async (proxy: ProxyServer) =>
-    (await (await fetch(`${proxy.url.replace('ws', 'http')}/health`)).json()) as { cluster_link: string };
+  after(() => admin?.close());
 
   it("Q1: the old instance's removal, queued while its Redis link was down, leaves the record of the browser's new session", async () => {
     const user = 'q1-user';
     const token = await tokenFor(user);
-    const onA = await connectExtension(a, token, 'Chrome', 'q1-browser-instance-key');
-    sockets.push(onA.socket);
+    const onA = cluster.track(await connectExtension(a, token, 'Chrome', 'q1-browser-instance-key'));
     await eventually(async () => ((await admin.record(user, onA.extensionId))?.nodeId === a.nodeId ? true : undefined));
 
     // A's link drops and stays down while the browser's socket on A closes: A's removal cannot run, and is queued.
     const restore = await admin.holdDown(a.nodeId);
     try {
-      await eventually(async () => ((await health(a)).cluster_link === 'down' ? true : undefined));
+      await eventually(async () => ((await clusterLink(a)) === 'down' ? true : undefined));
       onA.socket.terminate();
       await eventually(() => (a.stats().extensions === 0 ? true : undefined));
       // The browser redials, to B: same id, new session.
-      const onB = await connectExtension(b, token, 'Chrome', 'q1-browser-instance-key');
-      sockets.push(onB.socket);
+      const onB = cluster.track(await connectExtension(b, token, 'Chrome', 'q1-browser-instance-key'));
       autoAnswer(onB);
       assert.equal(onB.extensionId, onA.extensionId);
       await eventually(async () =>
@@ -70,11 +55,10 @@ describe('presence ownership across instances (issue 39)', () => {
       await restore();
     }
     // A's link comes back and its queued removal runs: it must leave B's record alone.
-    await eventually(async () => ((await health(a)).cluster_link === 'up' ? true : undefined), 10_000);
+    await eventually(async () => ((await clusterLink(a)) === 'up' ? true : undefined), 10_000);
     await new Promise((resolve) => setTimeout(resolve, 4 * HEARTBEAT_MS));
     assert.equal((await admin.record(user, onA.extensionId))?.nodeId, b.nodeId);
-    const client = await connectMcp(b, token);
-    sockets.push(client.socket);
+    const client = cluster.track(await connectMcp(b, token));
     const listed = await client.socket.request(1, 'list_extensions', {});
     assert.deepEqual(
       (listed.result as { extensions: Array<{ id: string }> }).extensions.map(({ id }) => id),
@@ -88,13 +72,11 @@ describe('presence ownership across instances (issue 39)', () => {
     const user = 'q4-user';
     const token = await tokenFor(user);
     // The old socket stays open and never answers: what a browser whose connection died unnoticed leaves behind.
-    const stale = await connectExtension(a, token, 'Chrome', 'q4-browser-instance-key');
-    sockets.push(stale.socket);
+    const stale = cluster.track(await connectExtension(a, token, 'Chrome', 'q4-browser-instance-key'));
     await eventually(async () =>
       (await admin.record(user, stale.extensionId))?.nodeId === a.nodeId ? true : undefined,
     );
-    const live = await connectExtension(b, token, 'Chrome', 'q4-browser-instance-key');
-    sockets.push(live.socket);
+    const live = cluster.track(await connectExtension(b, token, 'Chrome', 'q4-browser-instance-key'));
     autoAnswer(live);
 
     const closed = await Promise.race([
@@ -104,8 +86,7 @@ describe('presence ownership across instances (issue 39)', () => {
     assert.ok(closed, 'the stale session on A is closed');
     assert.match(closed.reason, /newer connection of the same browser on another proxy instance/);
 
-    const client = await connectMcp(a, token);
-    sockets.push(client.socket);
+    const client = cluster.track(await connectMcp(a, token));
     await attach(client, live.extensionId);
     assert.deepEqual((await client.socket.request(3, 'ping', { via: 'a' })).result, {
       echo: 'ping',

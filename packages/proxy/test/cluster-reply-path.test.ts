@@ -2,70 +2,39 @@
 // Redis drop on the browser's side; answers are not rate-limited, asking is; a detach lost in a drop is reconciled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  attach,
-  autoAnswer,
-  connectExtension,
-  connectMcp,
-  eventually,
-  startTestProxy,
-  tokenFor,
-} from '../../../test-support/proxy/fixtures';
-import { type RedisProcess, startRedis } from '../../../test-support/proxy/processes';
+import { browserAndClient, clusterLink, useCluster } from '../../../test-support/proxy/cluster';
+import { attach, autoAnswer, connectMcp, eventually } from '../../../test-support/proxy/fixtures';
 import { RedisAdmin } from '../../../test-support/proxy/redis-admin';
-import type { Json, TestSocket } from '../../../test-support/proxy/test-socket';
-import type { ProxyServer } from '../src/index';
-
-/** Long enough that a drop of a few hundred ms does not make the other instance look dead (TTL 1.5 s). */
-const HEARTBEAT_MS = 500;
+import type { Json } from '../../../test-support/proxy/test-socket';
 
 describe('reply path across instances (issue 39)', () => {
-  let redis: RedisProcess;
-  let admin: RedisAdmin;
-  let a: ProxyServer;
-  let b: ProxyServer;
-  const sockets: TestSocket[] = [];
-
-  before(async () => {
-    redis = await startRedis();
-    admin = await RedisAdmin.open(redis.url);
+  const cluster = useCluster({
+    // Long enough that a drop of a few hundred ms does not make the other instance look dead (TTL 1.5 s).
+    heartbeatMs: 500,
+    inProcess: ['a', 'b'],
     // Every socket gets 2 messages/s with a burst of 20: two clients, each within that, ask one browser 30 times.
-    const limits = { ratePerSecond: 2, rateBurst: 20, callTimeoutMs: 4_000 };
-    a = await startTestProxy({ redisUrl: redis.url, instanceId: 'a', heartbeatMs: HEARTBEAT_MS, limits });
-    b = await startTestProxy({ redisUrl: redis.url, instanceId: 'b', heartbeatMs: HEARTBEAT_MS, limits });
+    limits: { ratePerSecond: 2, rateBurst: 20, callTimeoutMs: 4_000 },
   });
-  after(async () => {
-    for (const socket of sockets) socket.terminate();
-    admin?.close();
-    await Promise.all([a?.close(), b?.close()]);
-    await redis?.stop();
+  const a = () => cluster.instance('a');
+  const b = () => cluster.instance('b');
+  let admin: RedisAdmin;
+  before(async () => {
+    admin = await RedisAdmin.open(cluster.redis.url);
   });
-
-  const health = async (proxy: ProxyServer) =>
-    (await (await fetch(`${proxy.url.replace('ws', 'http')}/health`)).json()) as { cluster_link: string };
+  after(() => admin?.close());
 
   /** A browser on A and a client on B connected to it. */
-  async function browserOnAClientOnB(user: string) {
-    const token = await tokenFor(user);
-    const extension = await connectExtension(a, token, 'Chrome on A');
-    const client = await connectMcp(b, token);
-    sockets.push(extension.socket, client.socket);
-    await eventually(async () => {
-      const reply = await client.socket.request(`list-${user}`, 'list_extensions', {});
-      return (reply.result as { extensions: unknown[] }).extensions.length > 0 ? true : undefined;
-    });
-    await attach(client, extension.extensionId);
-    return { token, extension, client };
-  }
+  const browserOnAClientOnB = (user: string) =>
+    browserAndClient(cluster, { browser: a(), client: b() }, user, 'Chrome on A');
 
   it("Q2: the browser's answer, given while Redis was away on its instance, still reaches the caller", async () => {
     const { extension, client } = await browserOnAClientOnB('q2-user');
     client.socket.send({ jsonrpc: '2.0', id: 'q2', method: 'getTabs', params: {} });
     const asked = await extension.socket.nextMatching((frame) => frame.method === 'getTabs');
 
-    const restore = await admin.holdDown(a.nodeId, 'commands');
+    const restore = await admin.holdDown(a().nodeId, 'commands');
     try {
-      await eventually(async () => ((await health(a)).cluster_link === 'down' ? true : undefined));
+      await eventually(async () => ((await clusterLink(a())) === 'down' ? true : undefined));
       // A cannot publish the answer now.
       extension.socket.send({ jsonrpc: '2.0', id: asked.id, result: { tabs: ['the true answer'] } });
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -79,8 +48,7 @@ describe('reply path across instances (issue 39)', () => {
   it('Q3: two clients on one browser, each within its own rate limit, get every answer', async () => {
     const { token, extension, client } = await browserOnAClientOnB('q3-user');
     autoAnswer(extension);
-    const second = await connectMcp(b, token);
-    sockets.push(second.socket);
+    const second = cluster.track(await connectMcp(b(), token));
     await attach(second, extension.extensionId);
     const replies: Promise<Json>[] = [];
     for (let i = 0; i < 15; i++) {
@@ -111,9 +79,9 @@ describe('reply path across instances (issue 39)', () => {
 
   it("Q7: a detach lost while Redis was away on the client's instance leaves no phantom client", async () => {
     const { extension, client } = await browserOnAClientOnB('q7-user');
-    const restore = await admin.holdDown(b.nodeId, 'commands');
+    const restore = await admin.holdDown(b().nodeId, 'commands');
     try {
-      await eventually(async () => ((await health(b)).cluster_link === 'down' ? true : undefined));
+      await eventually(async () => ((await clusterLink(b())) === 'down' ? true : undefined));
       // B answers the disconnect itself; the detach it publishes to A fails.
       assert.deepEqual((await client.socket.request('bye', 'disconnect', {})).result, { disconnected: true });
     } finally {

@@ -1,7 +1,8 @@
 // Several proxy instances on one real redis-server: presence, routing, instance death, Redis restart.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import { Redis } from 'ioredis';
+import { clusterLink, useCluster } from '../../../test-support/proxy/cluster';
 import {
   attach,
   autoAnswer,
@@ -11,34 +12,23 @@ import {
   startTestProxy,
   tokenFor,
 } from '../../../test-support/proxy/fixtures';
-import { type ProxyProcess, type RedisProcess, spawnProxy, startRedis } from '../../../test-support/proxy/processes';
+import type { ProxyProcess, RedisProcess } from '../../../test-support/proxy/processes';
 import type { TestSocket } from '../../../test-support/proxy/test-socket';
 import type { ProxyServer } from '../src/index';
 
 const HEARTBEAT_MS = 200;
 
 describe('scale-out over Redis', () => {
+  // A in its own process, so it can die for real.
+  const cluster = useCluster({ heartbeatMs: HEARTBEAT_MS, spawned: ['a'], inProcess: ['b'] });
+  const { track } = cluster;
   let redis: RedisProcess;
-  let a: ProxyProcess; // its own process, so it can die for real
+  let a: ProxyProcess;
   let b: ProxyServer;
-  const sockets: TestSocket[] = [];
-  const track = <T extends { socket: TestSocket }>(value: T): T => {
-    sockets.push(value.socket);
-    return value;
-  };
-
-  before(async () => {
-    redis = await startRedis();
-    [a, b] = await Promise.all([
-      spawnProxy(['--redis', redis.url, '--instance-id', 'a', '--heartbeat-ms', String(HEARTBEAT_MS)]),
-      startTestProxy({ redisUrl: redis.url, instanceId: 'b', heartbeatMs: HEARTBEAT_MS }),
-    ]);
-  });
-  after(async () => {
-    for (const socket of sockets) socket.terminate();
-    await b?.close();
-    await a?.kill();
-    await redis?.stop();
+  before(() => {
+    redis = cluster.redis;
+    a = cluster.process('a');
+    b = cluster.instance('b');
   });
 
   const listOn = async (socket: TestSocket, id: number) =>
@@ -165,8 +155,7 @@ describe('scale-out over Redis', () => {
       // A newcomer can connect too, and /health on B says the link is up.
       const newcomer = track(await connectMcp(b, token));
       await attach(newcomer, extension.extensionId);
-      const health = (await (await fetch(`${b.url.replace('ws', 'http')}/health`)).json()) as { cluster_link: string };
-      assert.equal(health.cluster_link, 'up');
+      assert.equal(await clusterLink(b), 'up');
     } finally {
       await c.close();
     }
