@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { svelteFiles } from '../apps/build';
+import { frameworkBuild } from '../framework-build';
 
 const here = import.meta.dirname;
 
@@ -36,25 +36,7 @@ export async function buildCorpusLibraries(): Promise<void> {
       ),
     },
     outdir: join(here, 'dist'),
-    bundle: true,
-    minify: true,
-    format: 'iife',
-    platform: 'browser',
-    target: 'es2022',
-    jsx: 'automatic',
-    conditions: ['svelte', 'browser'],
-    define: {
-      'process.env.NODE_ENV': '"production"',
-      __VUE_OPTIONS_API__: 'true',
-      __VUE_PROD_DEVTOOLS__: 'false',
-      __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
-      ngServerMode: 'false',
-      ngJitMode: 'true',
-    },
-    plugins: [svelteFiles],
-    tsconfigRaw: { compilerOptions: { experimentalDecorators: true, useDefineForClassFields: false } },
-    logLevel: 'warning',
-    legalComments: 'none',
+    ...frameworkBuild(here),
   });
 }
 
