@@ -12,6 +12,11 @@ export const SETTLE_LOAD = 'tabmcp/settleLoad';
 export const SettleLoadParams = z.object({
   /** How long the DOM must go without a change to be quiet. */
   quietMs: z.number().check(z.nonnegative()),
+  /**
+   * How long ago the tab's last request began or ended, as the background heard it: the quiet
+   * window starts no earlier. A script that just arrived is still to run, and may ask for the next.
+   */
+  networkAgoMs: z.number().check(z.nonnegative()),
   /** The bound on the wait: answered by then, quiet or not. */
   maxWaitMs: z.number().check(z.nonnegative()),
 });

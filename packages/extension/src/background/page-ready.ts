@@ -32,7 +32,12 @@ export async function waitForPageReady(
       const raw = await hub.pageRequest(
         tabId,
         SETTLE_LOAD,
-        { quietMs: DOM_QUIET_MS, maxWaitMs: left },
+        {
+          quietMs: DOM_QUIET_MS,
+          maxWaitMs: left,
+          // A whole number for the wire (no Infinity in JSON): a tab that loaded nothing since counts as long ago.
+          networkAgoMs: Math.min(READY_CAP_MS, asked - requests.lastActivity(tabId)),
+        },
         left + ANSWER_MARGIN_MS,
       );
       const answer = validate(SettleLoadResult, raw, 'settleLoad answer');

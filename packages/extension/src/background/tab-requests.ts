@@ -11,6 +11,8 @@
 export interface TabRequests {
   /** Resolves true once no request of the tab holds it, false at `deadline` (ms since the epoch). */
   quiet(tabId: number, deadline: number): Promise<boolean>;
+  /** When the tab last began or ended a request (ms since the epoch), or -Infinity. */
+  lastActivity(tabId: number): number;
   /** How many requests the tab began since `since` (ms since the epoch). */
   startedSince(tabId: number, since: number): number;
   /** What still holds the tab, as one short line for the agent, or undefined when nothing does. */
@@ -30,6 +32,7 @@ interface InFlight {
 export function watchTabRequests(now: () => number = Date.now): TabRequests {
   const inFlight = new Map<string, InFlight>();
   const starts: Array<{ tabId: number; at: number }> = [];
+  const lastActivity = new Map<number, number>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -40,10 +43,15 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
     const at = now();
     inFlight.set(details.requestId, { tabId: details.tabId, startedAt: at });
     starts.push({ tabId: details.tabId, at });
+    lastActivity.set(details.tabId, at);
     changed();
   };
   const onEnd = (details: { requestId: string }) => {
-    if (inFlight.delete(details.requestId)) changed();
+    const request = inFlight.get(details.requestId);
+    if (!request) return;
+    inFlight.delete(details.requestId);
+    lastActivity.set(request.tabId, now());
+    changed();
   };
   const filter = { urls: ['<all_urls>'] };
   chrome.webRequest.onBeforeRequest.addListener(onStart, filter);
@@ -76,6 +84,7 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
         check();
       });
     },
+    lastActivity: (tabId) => lastActivity.get(tabId) ?? Number.NEGATIVE_INFINITY,
     startedSince: (tabId, since) => starts.filter((start) => start.tabId === tabId && start.at >= since).length,
     holding(tabId) {
       // Counted, not named: a URL is the page's own text, which no tabmcp field carries.

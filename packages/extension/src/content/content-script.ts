@@ -134,7 +134,8 @@ function main(ended: () => void): () => void {
   const settleLoad = async (params: unknown): Promise<SettleLoadResult> => {
     const checked = validate(SettleLoadParams, params, 'settleLoad params');
     if (!checked.ok) throw checked.error;
-    const quiet = await domQuiet.until(checked.value.quietMs, checked.value.maxWaitMs);
+    const { quietMs, maxWaitMs, networkAgoMs } = checked.value;
+    const quiet = await domQuiet.until(quietMs, maxWaitMs, networkAgoMs);
     origin?.rederive?.();
     await publish('browser/updateTools');
     return { quiet };

@@ -8,8 +8,11 @@ import { OBSERVED } from './dom-tools/dom-tool-server';
  * is not a change of the page's build-up: a clock would otherwise hold every open_tab to its cap.
  */
 export interface DomQuiet {
-  /** Resolves once no change came for `quietMs`, or at `maxWaitMs`; true if it went quiet. */
-  until(quietMs: number, maxWaitMs: number): Promise<boolean>;
+  /**
+   * Resolves once no change came for `quietMs`, counted from the last change or from `activeAgoMs`
+   * ago (what else the page did last, as told), whichever is later; or at `maxWaitMs`. True if it went quiet.
+   */
+  until(quietMs: number, maxWaitMs: number, activeAgoMs: number): Promise<boolean>;
   stop(): void;
 }
 
@@ -28,7 +31,8 @@ export function watchDomQuiet(doc: Document, now: () => number = () => performan
   });
   observer.observe(doc, WATCHED);
   return {
-    until(quietMs, maxWaitMs) {
+    until(quietMs, maxWaitMs, activeAgoMs) {
+      lastChange = Math.max(lastChange, now() - activeAgoMs);
       return new Promise((resolve) => {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const finish = (quiet: boolean) => {
