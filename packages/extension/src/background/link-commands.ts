@@ -114,7 +114,8 @@ async function run(
           () => openAgentTab(request.url, request.focus),
           PAGE_LOAD_BUDGET_MS,
         );
-        const readyBy = Date.now() + READY_CAP_MS;
+        const loadedAt = Date.now();
+        const readyBy = loadedAt + READY_CAP_MS;
         const tabId = loaded.id ?? -1;
         // about:blank, data: and the like get no content script: nothing will register, so nothing is awaited.
         if (!mayRunContentScript(loaded))
@@ -123,7 +124,7 @@ async function run(
           waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS),
           requests.quiet(tabId, readyBy),
         ]);
-        const stillBusy = toolsReady ? await waitForPageReady(hub, tabId, requests, readyBy) : undefined;
+        const stillBusy = toolsReady ? await waitForPageReady(hub, tabId, requests, { loadedAt, deadline: readyBy }) : undefined;
         // The title may have been set by the page once it loaded.
         const now = await chrome.tabs.get(tabId).catch(() => loaded);
         return openTabAnswer(request, hub, now, { toolsReady, stillBusy });

@@ -174,10 +174,11 @@ async function outcomeWatching(
   );
   const loaded = ended?.complete;
   if (!loaded?.url) return { kind: 'loading' };
+  const loadedAt = Date.now();
   let tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
   if (tools) {
     // The new page's tools as they stand once it is ready (or at the bound), the same at every load.
-    await waitForPageReady(hub, tabId, requests, deadline);
+    await waitForPageReady(hub, tabId, requests, { loadedAt, deadline });
     tools = ready(hub, tabId, loaded.url, names);
   }
   // The title may have been set after the load event reported the tab.

@@ -21,7 +21,7 @@ export async function waitForPageReady(
   hub: Hub,
   tabId: number,
   requests: TabRequests,
-  deadline: number,
+  { loadedAt, deadline }: { loadedAt: number; deadline: number },
 ): Promise<string | undefined> {
   for (;;) {
     const networkQuiet = await requests.quiet(tabId, deadline);
@@ -35,8 +35,7 @@ export async function waitForPageReady(
         {
           quietMs: DOM_QUIET_MS,
           maxWaitMs: left,
-          // A whole number for the wire (no Infinity in JSON): a tab that loaded nothing since counts as long ago.
-          networkAgoMs: Math.min(READY_CAP_MS, asked - requests.lastActivity(tabId)),
+          networkAgoMs: networkAgo(requests.lastActivity(tabId), loadedAt, asked),
         },
         left + ANSWER_MARGIN_MS,
       );
@@ -50,4 +49,13 @@ export async function waitForPageReady(
     if (networkQuiet && domQuiet && !startedMeanwhile) return undefined;
     if (Date.now() >= deadline) return requests.holding(tabId) ?? (domQuiet ? undefined : 'the page was still changing');
   }
+}
+
+/**
+ * How long ago the tab's requests were last busy, for the DOM's quiet window. What ended before the
+ * load event was done before it: only later requests count (a finite number for the wire: none
+ * since the load counts as long ago).
+ */
+function networkAgo(lastActivity: number, loadedAt: number, now: number): number {
+  return lastActivity >= loadedAt ? now - lastActivity : READY_CAP_MS;
 }
