@@ -54,5 +54,7 @@ try {
   await site.close();
 }
 const stable = results.filter((result) => result.identical === result.loads).length;
-console.log(`pages with one list at every load: ${stable} of ${results.length} (bar: 10 of 10, ${LOADS} of ${LOADS} loads each)`);
+console.log(
+  `pages with one list at every load: ${stable} of ${results.length} (bar: 10 of 10, ${LOADS} of ${LOADS} loads each)`,
+);
 console.log(`wrote ${writeResult('fresh-loads', { machine: machine(), loads: LOADS, stable, pages: results })}`);

@@ -18,8 +18,8 @@ import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { reportingOpenedTabs } from './opened-tabs';
-import { toTabInfo } from './tab-info';
 import { READY_CAP_MS, waitForPageReady } from './page-ready';
+import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
 import { watchTabRequests } from './tab-requests';
 
@@ -110,10 +110,7 @@ async function run(
       // Heard from before the tab exists: the page's first requests are part of its load.
       const requests = watchTabRequests();
       try {
-        const loaded = await openTabAndWaitForLoad(
-          () => openAgentTab(request.url, request.focus),
-          PAGE_LOAD_BUDGET_MS,
-        );
+        const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), PAGE_LOAD_BUDGET_MS);
         const loadedAt = Date.now();
         const readyBy = loadedAt + READY_CAP_MS;
         const tabId = loaded.id ?? -1;
@@ -124,7 +121,9 @@ async function run(
           waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS),
           requests.quiet(tabId, readyBy),
         ]);
-        const stillBusy = toolsReady ? await waitForPageReady(hub, tabId, requests, { loadedAt, deadline: readyBy }) : undefined;
+        const stillBusy = toolsReady
+          ? await waitForPageReady(hub, tabId, requests, { loadedAt, deadline: readyBy })
+          : undefined;
         // The title may have been set by the page once it loaded.
         const now = await chrome.tabs.get(tabId).catch(() => loaded);
         return openTabAnswer(request, hub, now, { toolsReady, stillBusy });

@@ -47,7 +47,8 @@ export async function waitForPageReady(
     }
     const startedMeanwhile = requests.startedSince(tabId, asked) > 0;
     if (networkQuiet && domQuiet && !startedMeanwhile) return undefined;
-    if (Date.now() >= deadline) return requests.holding(tabId) ?? (domQuiet ? undefined : 'the page was still changing');
+    if (Date.now() >= deadline)
+      return requests.holding(tabId) ?? (domQuiet ? undefined : 'the page was still changing');
   }
 }
 

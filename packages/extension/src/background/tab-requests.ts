@@ -21,7 +21,7 @@ export interface TabRequests {
 }
 
 /** A request older than this is a stream or a long poll, not part of the page's build-up. */
-export const LONG_REQUEST_MS = 1_000;
+const LONG_REQUEST_MS = 1_000;
 const NEVER_HOLDING = new Set<string>(['websocket', 'ping', 'csp_report']);
 
 interface InFlight {
