@@ -23,16 +23,6 @@ import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
  * what explains it: they run, and report as todo until fixed. Delete an entry once its fix lands.
  */
 const KNOWN_FAILING: Record<string, string> = {
-  'todomvc/angularjs_require/add-two-tick-one':
-    'the app binds its handlers after the load event (RequireJS loads its modules after it): the first Enter reaches a page not ready yet',
-  'todomvc/backbone_require/add-two-tick-one':
-    'the app binds its handlers after the load event (RequireJS): the first Enter reaches a page not ready yet',
-  'todomvc/canjs_require/add-two-tick-one':
-    'the app renders after the first reads (RequireJS): every tool misses it at times; then finding 1',
-  'todomvc/knockoutjs_require/add-two-tick-one':
-    'the app binds its handlers after the load event (RequireJS): the first Enter reaches a page not ready yet',
-  'todomvc/lavaca_require/add-two-tick-one':
-    'the app binds its handlers after the load event (RequireJS): the first Enter reaches a page not ready yet',
   'todomvc/react-redux/add-two-tick-one':
     'the box is named "New todo" and the step looks for its placeholder: every tool misses it (a task to fix)',
   'aria-practices/combobox-datepicker/next-month-15':

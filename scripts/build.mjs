@@ -93,7 +93,16 @@ async function buildExtension() {
       icons: ICONS,
       minimum_chrome_version: '111',
       background: { service_worker: 'background.js', type: 'module' },
-      permissions: ['tabs', 'scripting', 'storage', 'unlimitedStorage', 'alarms', 'debugger', 'webNavigation'],
+      permissions: [
+        'tabs',
+        'scripting',
+        'storage',
+        'unlimitedStorage',
+        'alarms',
+        'debugger',
+        'webNavigation',
+        'webRequest',
+      ],
       host_permissions: ['<all_urls>'],
       // No content_scripts: nothing runs in a page while no agent is connected. The background
       // registers content.js when one connects and injects bridge.js into allowed sites' documents

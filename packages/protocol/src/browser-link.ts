@@ -146,7 +146,13 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
 export type ExtensionToServer = z.infer<typeof ExtensionToServer>;
 
 /** Replies to openTab/focusTab/closeTab. */
-export const OpenTabResult = z.object({ tab: TabInfo, focused: z.boolean(), toolsReady: z.boolean() });
+export const OpenTabResult = z.object({
+  tab: TabInfo,
+  focused: z.boolean(),
+  toolsReady: z.boolean(),
+  /** Set when the page was still loading things or changing at the readiness cap: what it was still doing. */
+  stillBusy: z.optional(z.string().check(z.maxLength(200))),
+});
 export type OpenTabResult = z.infer<typeof OpenTabResult>;
 export const FocusTabResult = z.object({ tab: TabInfo });
 export const CloseTabResult = z.object({ closed: z.literal(true), tabId: TabId });

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { DESCRIBE_CALL } from './confirmation';
 import { JsonRpcId } from './jsonrpc-id';
+import { SETTLE_LOAD } from './page-ready';
 import { ToolArguments } from './tool';
 
 /**
@@ -44,9 +45,10 @@ export type PageMethod = z.infer<typeof PageMethod>;
 
 /**
  * What the background may ask a tab besides tools/call: a page's methods, and DESCRIBE_CALL
- * (confirmation.ts), which the content script answers itself and never relays to the page.
+ * (confirmation.ts) and SETTLE_LOAD (page-ready.ts), which the content script answers itself and
+ * never relays to the page.
  */
-export const TabRequestMethod = z.union([PageMethod, z.literal(DESCRIBE_CALL)]);
+export const TabRequestMethod = z.union([PageMethod, z.literal(DESCRIBE_CALL), z.literal(SETTLE_LOAD)]);
 export type TabRequestMethod = z.infer<typeof TabRequestMethod>;
 
 export const PageRequest = z.object({

@@ -18,8 +18,10 @@ import { setServerInputMode } from './input-mode';
 import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { reportingOpenedTabs } from './opened-tabs';
+import { READY_CAP_MS, waitForPageReady } from './page-ready';
 import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
+import { watchTabRequests } from './tab-requests';
 
 const DEFAULT_TOOL_WAIT_MS = 3_000;
 
@@ -105,17 +107,29 @@ async function run(
     }
     case 'openTab': {
       refuseUnsafeUrl(request.url);
-      const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), PAGE_LOAD_BUDGET_MS);
-      const tabId = loaded.id ?? -1;
-      // about:blank, data: and the like get no content script: nothing will register, so nothing is awaited.
-      const toolsReady = mayRunContentScript(loaded)
-        ? await waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS)
-        : false;
-      return {
-        type: 'response',
-        requestId: request.requestId,
-        result: { tab: tabInfoOf(hub, loaded), focused: request.focus, toolsReady },
-      };
+      // Heard from before the tab exists: the page's first requests are part of its load.
+      const requests = watchTabRequests();
+      try {
+        const loaded = await openTabAndWaitForLoad(() => openAgentTab(request.url, request.focus), PAGE_LOAD_BUDGET_MS);
+        const loadedAt = Date.now();
+        const readyBy = loadedAt + READY_CAP_MS;
+        const tabId = loaded.id ?? -1;
+        // about:blank, data: and the like get no content script: nothing will register, so nothing is awaited.
+        if (!mayRunContentScript(loaded))
+          return openTabAnswer(request, hub, loaded, { toolsReady: false, stillBusy: undefined });
+        const [toolsReady] = await Promise.all([
+          waitForTools(hub, tabId, request.waitForToolsMs ?? DEFAULT_TOOL_WAIT_MS),
+          requests.quiet(tabId, readyBy),
+        ]);
+        const stillBusy = toolsReady
+          ? await waitForPageReady(hub, tabId, requests, { loadedAt, deadline: readyBy })
+          : undefined;
+        // The title may have been set by the page once it loaded.
+        const now = await chrome.tabs.get(tabId).catch(() => loaded);
+        return openTabAnswer(request, hub, now, { toolsReady, stillBusy });
+      } finally {
+        requests.stop();
+      }
     }
     case 'focusTab': {
       const tab = await getTab(request.tabId);
@@ -139,6 +153,20 @@ async function run(
       return { type: 'response', requestId: request.requestId, result: { closed: true, tabId: request.tabId } };
     }
   }
+}
+
+function openTabAnswer(
+  request: Extract<LinkCommand, { type: 'openTab' }>,
+  hub: Hub,
+  tab: chrome.tabs.Tab,
+  readiness: { toolsReady: boolean; stillBusy: string | undefined },
+): ExtensionToServer {
+  const { toolsReady, stillBusy } = readiness;
+  return {
+    type: 'response',
+    requestId: request.requestId,
+    result: { tab: tabInfoOf(hub, tab), focused: request.focus, toolsReady, ...(stillBusy ? { stillBusy } : {}) },
+  };
 }
 
 /** The URL policy of shared-rules.ts (@tabmcp/protocol), which the server applies too. */

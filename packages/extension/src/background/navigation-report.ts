@@ -7,6 +7,8 @@ import {
   withoutNavigation,
   withoutReportLookalikes,
 } from './navigation-report-builder';
+import { waitForPageReady } from './page-ready';
+import { type TabRequests, watchTabRequests } from './tab-requests';
 
 /** How long an answer that loaded another document waits for that page and its tools. */
 const REPORT_WAIT_MS = 3_000;
@@ -136,6 +138,21 @@ async function outcomeOf(
   names: ToolNames,
 ): Promise<NavigationOutcome> {
   const deadline = Date.now() + REPORT_WAIT_MS;
+  const requests = watchTabRequests();
+  try {
+    return await outcomeWatching(hub, tabId, navigations, names, { requests, deadline });
+  } finally {
+    requests.stop();
+  }
+}
+
+async function outcomeWatching(
+  hub: Hub,
+  tabId: number,
+  navigations: NavigationWatch,
+  names: ToolNames,
+  { requests, deadline }: { requests: TabRequests; deadline: number },
+): Promise<NavigationOutcome> {
   const started = await navigations.until(tabId, (state) => state.started || state.closed, START_WAIT_MS);
   if (!started?.started) return { kind: 'none' };
   // Only a committed navigation replaced the page (issue 38): one the browser aborted (a download, a
@@ -157,7 +174,13 @@ async function outcomeOf(
   );
   const loaded = ended?.complete;
   if (!loaded?.url) return { kind: 'loading' };
-  const tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
+  const loadedAt = Date.now();
+  let tools = await toolsOfPage(hub, tabId, loaded.url, names, deadline - Date.now());
+  if (tools) {
+    // The new page's tools as they stand once it is ready (or at the bound), the same at every load.
+    await waitForPageReady(hub, tabId, requests, { loadedAt, deadline });
+    tools = ready(hub, tabId, loaded.url, names);
+  }
   // The title may have been set after the load event reported the tab.
   const tab = await chrome.tabs.get(tabId).catch(() => loaded);
   return { kind: 'arrived', url: tab.url ?? loaded.url, title: tab.title ?? '', tools };
@@ -218,6 +241,17 @@ function factsOf(outcome: NavigationOutcome): NewPageFacts | undefined {
   }
 }
 
+/** The tab's tools if the page at `url` registered them. */
+function ready(hub: Hub, tabId: number, url: string, names: ToolNames): NewPageTools | undefined {
+  const entry = hub.tabs().find((tab) => tab.tabId === tabId);
+  if (!entry?.connected || entry.url !== url) return undefined;
+  const document = hub
+    .toolsOf(tabId)
+    .map(documentOf)
+    .find((id) => id !== undefined);
+  return { names: names(entry), document };
+}
+
 /** The tab's tools once the page at `url` registered them, or undefined after `timeoutMs`. */
 function toolsOfPage(
   hub: Hub,
@@ -226,16 +260,7 @@ function toolsOfPage(
   names: ToolNames,
   timeoutMs: number,
 ): Promise<NewPageTools | undefined> {
-  const ready = (): NewPageTools | undefined => {
-    const entry = hub.tabs().find((tab) => tab.tabId === tabId);
-    if (!entry?.connected || entry.url !== url) return undefined;
-    const document = hub
-      .toolsOf(tabId)
-      .map(documentOf)
-      .find((id) => id !== undefined);
-    return { names: names(entry), document };
-  };
-  const now = ready();
+  const now = ready(hub, tabId, url, names);
   if (now || timeoutMs <= 0) return Promise.resolve(now);
   return new Promise((resolve) => {
     const finish = (tools: NewPageTools | undefined) => {
@@ -245,7 +270,7 @@ function toolsOfPage(
     };
     const timer = setTimeout(() => finish(undefined), timeoutMs);
     const stop = hub.onToolsChanged((changed) => {
-      const tools = changed === tabId ? ready() : undefined;
+      const tools = changed === tabId ? ready(hub, tabId, url, names) : undefined;
       if (tools) finish(tools);
     });
   });

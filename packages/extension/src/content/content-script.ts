@@ -4,6 +4,9 @@ import type { TabClient } from '@tabmcp/page';
 import {
   jsonShapeProblem,
   type PageBrowserCapabilities,
+  SETTLE_LOAD,
+  SettleLoadParams,
+  type SettleLoadResult,
   type Tool,
   Tool as ToolSchema,
   type ToolSource,
@@ -16,6 +19,7 @@ import { askForBridge } from './bridge-request';
 import { relayDialogs } from './dialog-relay';
 import { callForThisDocument, markedTools } from './document-check';
 import { documentTagSettled } from './document-tag';
+import { watchDomQuiet } from './dom-quiet';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
 import { connectPort, type TabPort } from './port';
@@ -56,6 +60,8 @@ interface ToolOrigin {
   client: Pick<TabClient, 'request'>;
   source: ToolSource;
   capabilities?: PageBrowserCapabilities | undefined;
+  /** Derives the tools again at once (derived tools only: a page's own server lists its own). */
+  rederive?: () => void;
   stop(): void;
 }
 
@@ -69,6 +75,8 @@ function main(ended: () => void): () => void {
   let origin: ToolOrigin | undefined;
   let port: TabPort | undefined;
   const sent = new SentToolList();
+  // Watched from the start, so that a load's readiness knows when the page last changed.
+  const domQuiet = watchDomQuiet(document);
 
   const publish = async (method: 'browser/registerTools' | 'browser/updateTools') => {
     const current = origin;
@@ -107,6 +115,7 @@ function main(ended: () => void): () => void {
   // of its handles (the background sends it as the Port connects).
   const router: Pick<TabClient, 'request'> = {
     request: async (method, params) => {
+      if (method === SETTLE_LOAD) return settleLoad(params);
       await documentTagSettled();
       if (method === 'tools/call')
         return callForThisDocument(params, (checked) => {
@@ -117,10 +126,25 @@ function main(ended: () => void): () => void {
       return origin.client.request(method, params);
     },
   };
+  /**
+   * The background heard the load end and the tab's requests go quiet: once the DOM is quiet too
+   * (or at the bound), the tools are derived again and published before the answer, so the list
+   * open_tab gives is the one of the page as it stands, the same at every load.
+   */
+  const settleLoad = async (params: unknown): Promise<SettleLoadResult> => {
+    const checked = validate(SettleLoadParams, params, 'settleLoad params');
+    if (!checked.ok) throw checked.error;
+    const { quietMs, maxWaitMs, networkAgoMs } = checked.value;
+    const quiet = await domQuiet.until(quietMs, maxWaitMs, networkAgoMs);
+    origin?.rederive?.();
+    await publish('browser/updateTools');
+    return { quiet };
+  };
   let over = false;
   const shutDown = () => {
     if (over) return;
     over = true;
+    domQuiet.stop();
     updates.stop();
     window.removeEventListener('message', onAnnouncement);
     domTools.cancel();
@@ -144,7 +168,7 @@ function main(ended: () => void): () => void {
       boundMs,
       channels,
       (dom: DomToolSource) => {
-        if (!origin) use({ client: dom.server, source: 'dom', stop: dom.stop });
+        if (!origin) use({ client: dom.server, source: 'dom', rederive: () => dom.server.refresh(), stop: dom.stop });
         else dom.stop();
       },
       // After an action of its own, awaited before the answer: sent at once.

@@ -35,7 +35,8 @@ import { actAndObserve } from './settle';
 import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
-const OBSERVED: MutationObserverInit = {
+/** The changes that may change the tools: also what a load's readiness watches (content/dom-quiet.ts). */
+export const OBSERVED: MutationObserverInit = {
   childList: true,
   subtree: true,
   attributes: true,

@@ -112,7 +112,7 @@ async function openTab(session: ToolSession, url: string, focus: boolean, progre
     ...(held.note
       ? held
       : opened.toolsReady
-        ? {}
+        ? busyNote(opened.stillBusy)
         : {
             note: 'The page published no tools yet; they appear with a tools/list_changed notification if it does.',
           }),
@@ -153,6 +153,14 @@ async function closeTab(session: ToolSession, requested: number | undefined): Pr
   }
   session.removeTab(tabId);
   return jsonResult({ closed: true, tabId });
+}
+
+/** A page still loading or changing when open_tab's readiness bound came (docs/dom-tools.md, "When open_tab answers"). */
+function busyNote(stillBusy: string | undefined): { note?: string } {
+  if (!stillBusy) return {};
+  return {
+    note: `The page was still busy 3 s after its load (${stillBusy}); these are its tools as it stood. If they change, a tools/list_changed follows.`,
+  };
 }
 
 /** Why a tab's tools are held back, and the step that releases them (list_tabs, open_tab, focus_tab). */
