@@ -33,12 +33,6 @@ const KNOWN_FAILING: Record<string, string> = {
     'the app binds its handlers after the load event (RequireJS): the first Enter reaches a page not ready yet',
   'todomvc/lavaca_require/add-two-tick-one':
     'the app binds its handlers after the load event (RequireJS): the first Enter reaches a page not ready yet',
-  'todomvc/react-redux/add-two-tick-one':
-    'the box is named "New todo" and the step looks for its placeholder: every tool misses it (a task to fix)',
-  'aria-practices/combobox-datepicker/next-month-15':
-    'the step acts on its earlier read, and the calendar reuses its cells for the next month: its handle for 15 reads 13 now (a task to fix)',
-  'aria-practices/datepicker-dialog/next-month-15':
-    'the step acts on its earlier read, and the calendar reuses its cells for the next month (a task to fix)',
 };
 
 /** The first task of each ARIA Practices pattern (its library names the pattern). */
