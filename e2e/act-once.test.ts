@@ -28,6 +28,15 @@ describe('act once, as a person does', () => {
   });
   after(() => scene?.close());
 
+  it('a click far down a page reports what it changed, not the top of the page its scroll moved away', async () => {
+    await open('/widgets/below-the-fold.html');
+    const handle = await handleOf(/\[button "Is parking free on holidays\?" \(collapsed\) ([a-z]\d+)\]/);
+    const answer = await scene.agent.json<{ changes?: string }>('act', { handle, action: 'click' });
+    assert.match(answer.changes ?? '', /Only on the holidays the calendar lists/);
+    assert.doesNotMatch(answer.changes ?? '', /Parking questions|drivers ask/, 'the top of the page did not change');
+    await scene.agent.call('close_tab', {});
+  });
+
   it('a control that acts only on trusted events is clicked once, for real', async () => {
     await open('/widgets/trusted-only.html');
     const handle = await handleOf(/\[clickable "Star this repository" ([a-z]\d+)\]/);

@@ -19,17 +19,10 @@ import { runOnTabmcp } from '../test-support/widget-tasks/run-tabmcp';
  */
 
 /**
- * Tasks tabmcp still fails after the page-model fixes of stop 36 (bench/results/corpus.json), each with
- * what explains it: they run, and report as todo until fixed. Delete an entry once its fix lands.
+ * Tasks tabmcp still fails (bench/results/corpus.json), each with what explains it: they run, and report
+ * as todo until fixed. Delete an entry once its fix lands. None since stop 37.
  */
-const KNOWN_FAILING: Record<string, string> = {
-  'todomvc/react-redux/add-two-tick-one':
-    'the box is named "New todo" and the step looks for its placeholder: every tool misses it (a task to fix)',
-  'aria-practices/combobox-datepicker/next-month-15':
-    'the step acts on its earlier read, and the calendar reuses its cells for the next month: its handle for 15 reads 13 now (a task to fix)',
-  'aria-practices/datepicker-dialog/next-month-15':
-    'the step acts on its earlier read, and the calendar reuses its cells for the next month (a task to fix)',
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 /** The first task of each ARIA Practices pattern (its library names the pattern). */
 function onePerPattern(tasks: CorpusTask[]): CorpusTask[] {

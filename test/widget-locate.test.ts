@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { withNewest } from '../test-support/widget-tasks/drive';
 import { locate } from '../test-support/widget-tasks/locate';
 import { devtoolsNodes } from '../test-support/widget-tasks/run-devtools-mcp';
 import { playwrightNodes } from '../test-support/widget-tasks/run-playwright-mcp';
@@ -89,6 +90,23 @@ describe('widget tasks: finding an element by role and name in each tool’s rea
 
   it('a control listed without a ref stands for the plain box around it that has one (Ionic’s segment button)', () => {
     assert.equal(locate(playwright, { name: 'Favorites' })?.ref, 'f2e9');
+  });
+
+  it('a text box is found by its name or by the hint it shows while empty (TodoMVC react-redux: "New todo")', () => {
+    const box = { role: 'textbox', name: 'What needs to be done?' };
+    const fromPlaywright = playwrightNodes(
+      ['```yaml', '- textbox "New todo" [ref=e5]:', '  - /placeholder: What needs to be done?', '```'].join('\n'),
+    );
+    assert.equal(locate(fromPlaywright, box)?.ref, 'e5');
+    const fromTabmcp = tabmcpNodes('[textbox "New todo" = "" placeholder "What needs to be done?" q868]');
+    assert.equal(locate(fromTabmcp, box)?.ref, 'q868');
+    assert.equal(locate(fromTabmcp, { role: 'textbox', name: 'New todo' })?.ref, 'q868');
+  });
+
+  it('an answer that shows a handle again says what it is now (a calendar that reuses its cells for the next month)', () => {
+    const november = tabmcpNodes('| [gridcell "14" m8633] | [gridcell "15" m2838] |\n[button "next month" m3385]');
+    const december = tabmcpNodes('| [gridcell "13" m2838] | [gridcell "15" m3905] |');
+    assert.equal(locate(withNewest(december, november), { role: 'gridcell', name: '15' }, 'm3385')?.ref, 'm3905');
   });
 
   it('`in` picks the one inside the row that holds the text', () => {

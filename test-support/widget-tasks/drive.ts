@@ -88,7 +88,7 @@ async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
   for (const step of steps) {
     const direct = await driver.direct?.(step).catch(() => undefined);
     if (direct !== undefined) {
-      seen = [...driver.answerNodes(direct), ...seen];
+      seen = withNewest(driver.answerNodes(direct), seen);
       continue;
     }
     const before = driver.agent.transcript.length;
@@ -106,8 +106,18 @@ async function runSteps(driver: ToolDriver, steps: Step[]): Promise<void> {
         freshOnly = false;
       }
     }
-    seen = [...driver.answerNodes(answer), ...seen];
+    seen = withNewest(driver.answerNodes(answer), seen);
   }
+}
+
+/**
+ * What the agent knows of the page after an answer that shows part of it: that part first, and of what it had
+ * read before, all but the elements the answer shows again. A handle read as "15" before "next month" and shown
+ * as "13" after it (a calendar that reuses its cells) is "13" now, as a model reading the answer takes it.
+ */
+export function withNewest(shown: ReadNode[], seen: ReadNode[]): ReadNode[] {
+  const refs = new Set(shown.flatMap((node) => (node.ref ? [node.ref] : [])));
+  return [...shown, ...seen.filter((node) => node.ref === undefined || !refs.has(node.ref))];
 }
 
 /** Whether a transcript entry is a read of the page (as opposed to an action). */

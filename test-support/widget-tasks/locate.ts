@@ -14,6 +14,8 @@ export interface ReadNode {
   ref?: string;
   /** Nesting, from the tool's indentation: a node's children follow it, one deeper. */
   depth: number;
+  /** The hint an empty text box shows (its placeholder), where the tool writes it: a person finds the box by it too. */
+  placeholder?: string;
   /** For a native `<select>` (a combobox whose options the tool lists under it): its options' names. */
   options?: string[];
 }
@@ -56,12 +58,18 @@ const CONTROLS = new Set([
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Names compared as a person reads them: a tool that writes what CSS `text-transform` shows (BILLING) names the same tab. */
+/**
+ * Names compared as a person reads them: a tool that writes what CSS `text-transform` shows (BILLING) names the
+ * same tab, and a text box is found by its name or by the hint it shows while empty (a todo list's add box named
+ * "New todo" that reads "What needs to be done?").
+ */
 function named(node: ReadNode, target: Target): boolean {
   if (target.name === undefined) return true;
-  const name = squash(node.name).toLowerCase();
   const wanted = target.name.toLowerCase();
-  return target.starts ? name.startsWith(wanted) : name === wanted;
+  return [node.name, node.placeholder ?? ''].some((shown) => {
+    const name = squash(shown).toLowerCase();
+    return target.starts ? name.startsWith(wanted) : name === wanted;
+  });
 }
 
 /** The parent of `index`: the nearest node before it one level less deep. */

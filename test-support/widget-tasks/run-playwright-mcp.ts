@@ -27,6 +27,9 @@ export function playwrightNodes(answer: string): ReadNode[] {
       body = body.slice(1, end).replace(/''/g, "'") + body.slice(end + 1);
     }
     const head = /^([\w/-]+)(?: "((?:[^"\\]|\\.)*)")?((?:\s*\[[^\]]*\])*)\s*(?::\s*(.*))?$/.exec(body);
+    // `- /placeholder: What needs to be done?` under a text box: the hint it shows, kept on the box.
+    const box = nodes.at(-1);
+    if (head?.[1] === '/placeholder' && box) box.placeholder = unquote((head[4] ?? '').trim());
     if (!head || head[1]?.startsWith('/')) continue;
     const [, role = '', rawName, attributes = '', inline = ''] = head;
     const text = inline ? unquote(inline.trim()) : '';

@@ -7,8 +7,12 @@ import { runTask, type TaskRun, type ToolDriver } from './drive';
 import { locate, type ReadNode } from './locate';
 import { type Step, type Target, UPLOAD_CONTENT, type WidgetTask } from './task';
 
-/** One element as tabmcp's page read writes it: `[<role> <☑|☐>? "<name>"? (= "<value>")? (<flags>)? <handle>]`. */
-const TOKEN = /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
+/**
+ * One element as tabmcp's page read writes it:
+ * `[<role> <☑|☐>? "<name>"? (= "<value>")? (placeholder "<hint>")? (<flags>)? <handle>]`.
+ */
+const TOKEN =
+  /\[([a-z]+)(?: [☑☐])?(?: "((?:[^"\\]|\\.)*)")?(?: = "(?:[^"\\]|\\.)*")?(?: placeholder "((?:[^"\\]|\\.)*)")?(?: \([^)]*\))? ([a-z]\d+)\]/g;
 const LIST_ITEM = /^(\s*)(?:[-*+]|\d+\.) /;
 
 /** tabmcp's page read (Markdown with a token per control) as nodes; a list item holds what its line shows. */
@@ -31,8 +35,9 @@ export function tabmcpNodes(read: string): ReadNode[] {
     for (const match of line.matchAll(TOKEN)) {
       text(match.index);
       last = match.index + match[0].length;
-      const [, role = '', rawName = '', handle] = match;
-      nodes.push({ role, name: rawName.replace(/\\(.)/g, '$1'), ref: handle, depth: inside });
+      const [, role = '', rawName = '', hint, handle] = match;
+      const placeholder = hint === undefined ? {} : { placeholder: hint };
+      nodes.push({ role, name: rawName.replace(/\\(.)/g, '$1'), ref: handle, depth: inside, ...placeholder });
     }
     text(line.length);
   }

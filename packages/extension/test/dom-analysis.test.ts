@@ -32,6 +32,11 @@ describe('DOM analysis on saved pages', () => {
     assert.match(content, /^1 item left$/m, 'a space between inline elements is kept');
     assert.match(content, /\[combobox = "Sent" \(options: Inbox, Sent\) [a-z]\d+\]/);
     assert.match(content, /\[checkbox ☑ [a-z]\d+\] Unread only/);
+    assert.match(
+      content,
+      /From \[textbox = "" placeholder "e\.g\. ada@example\.com" [a-z]\d+\]/,
+      'the hint an empty box shows',
+    );
     assert.match(content, /\[button "Archive" \(disabled\) [a-z]\d+\]/);
     for (const hidden of ['Hidden by', 'assistive technology', 'comment'])
       assert.ok(!content.includes(hidden), `${hidden} must not be read`);

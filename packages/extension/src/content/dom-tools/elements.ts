@@ -224,10 +224,21 @@ export function token(
   if (name && (options.withName ?? true) && !labelShown) parts.push(quoted(name));
   const value = shownValue(element);
   if (value !== undefined && role !== 'checkbox' && role !== 'radio') parts.push(`= ${quoted(value)}`);
+  const hint = value === '' ? placeholderBesideName(element, name) : undefined;
+  if (hint) parts.push(`placeholder ${quoted(hint)}`);
   const flags = flagsOf(element, options.onHover ?? false);
   if (flags.length) parts.push(`(${flags.join(', ')})`);
   parts.push(handle);
   return `[${parts.join(' ')}]`;
+}
+
+/**
+ * The hint an empty field shows, where its name is something else (`aria-label="New todo"` on a box that reads
+ * "What needs to be done?", a date field that reads "mm/dd/yyyy"): what a person sees in the box, and looks for.
+ */
+function placeholderBesideName(element: Element, name: string): string | undefined {
+  const hint = clean(element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder'));
+  return hint && hint !== name ? hint : undefined;
 }
 
 /** `checkbox "Buy milk"`: how an error names an element. */

@@ -33,9 +33,13 @@ const MEDIA = 'img,svg,canvas,video,picture,input,select,textarea';
 /**
  * Verdicts and the page's scroll origin hold for one synchronous run (a derivation, a read): the
  * page cannot change in between, and asking the same element twice (a walk, then a tool) is free.
+ * Only our own code can scroll within a run (an action brings its target into view, then reads the
+ * page before acting): a run whose origin moved starts afresh, else everything the scroll moved above
+ * the viewport would count as off the page, and the action would report it as new.
  */
 let run: { verdicts: WeakMap<Element, boolean>; scrollX: number; scrollY: number } | undefined;
 function thisRun() {
+  if (run && (run.scrollX !== window.scrollX || run.scrollY !== window.scrollY)) run = undefined;
   if (!run) {
     run = { verdicts: new WeakMap(), scrollX: window.scrollX, scrollY: window.scrollY };
     queueMicrotask(() => {
