@@ -23,6 +23,8 @@ const PAGE_TEXT = 'tabmcp bench page';
 
 interface RunFigures {
   readyMs: number;
+  /** Resident memory once ready, before the reads: how much of the figure the reads added. */
+  readyMiB: number;
   residentMiB: number;
   /** The read's answer, in characters (what the 300 reads carried). */
   readChars: number;
@@ -44,11 +46,12 @@ function mustShowPage(tool: string, text: string): string {
   return text;
 }
 
-/** Reads the page READS times, then the server's resident memory. */
-async function readThenMeasure(pid: number, read: () => Promise<string>): Promise<{ mib: number; chars: number }> {
-  let chars = 0;
-  for (let index = 0; index < READS; index++) chars = (await read()).length;
-  return { mib: residentMiB(pid), chars };
+/** The server's resident memory, then READS reads of the page, then its resident memory again. */
+async function readThenMeasure(pid: number, readyMs: number, read: () => Promise<string>): Promise<RunFigures> {
+  const readyMiB = residentMiB(pid);
+  let readChars = 0;
+  for (let index = 0; index < READS; index++) readChars = (await read()).length;
+  return { readyMs, readyMiB, residentMiB: residentMiB(pid), readChars };
 }
 
 const tabmcp: Contender = {
@@ -75,12 +78,11 @@ const tabmcp: Contender = {
       }
       if (!listed) throw new Error('the bench page tools never showed in tools/list');
       const readyMs = performance.now() - started;
-      const { mib, chars } = await readThenMeasure(server.pid, async () => {
+      return await readThenMeasure(server.pid, readyMs, async () => {
         const result = await server.call('get_page_content', {});
         if (result.isError) throw new Error(`get_page_content: ${textOf(result)}`);
         return mustShowPage('get_page_content', textOf(result));
       });
-      return { readyMs, residentMiB: mib, readChars: chars };
     } finally {
       await server.close();
       await removeLaunchedProfile(server.stderr());
@@ -103,10 +105,9 @@ const playwright: Contender = {
       await rival.call('browser_navigate', { url: pageUrl });
       mustShowPage('browser_snapshot', textOf(await rival.call('browser_snapshot', {})));
       const readyMs = performance.now() - started;
-      const { mib, chars } = await readThenMeasure(rival.pid, async () =>
+      return await readThenMeasure(rival.pid, readyMs, async () =>
         mustShowPage('browser_snapshot', textOf(await rival.call('browser_snapshot', {}))),
       );
-      return { readyMs, residentMiB: mib, readChars: chars };
     } finally {
       await rival.close();
     }
@@ -132,8 +133,7 @@ const devtools: Contender = {
       const snapshot = async () => mustShowPage('take_snapshot', textOf(await rival.call('take_snapshot', { pageId })));
       await snapshot();
       const readyMs = performance.now() - started;
-      const { mib, chars } = await readThenMeasure(rival.pid, snapshot);
-      return { readyMs, residentMiB: mib, readChars: chars };
+      return await readThenMeasure(rival.pid, readyMs, snapshot);
     } finally {
       await rival.close();
     }
@@ -153,7 +153,7 @@ try {
       const figures = await contender.run(pageUrl);
       runs[contender.key]?.push(figures);
       console.log(
-        `round ${round + 1}/${RUNS} ${contender.label}: ready ${Math.round(figures.readyMs)} ms, resident after ${READS} reads ${figures.residentMiB} MiB`,
+        `round ${round + 1}/${RUNS} ${contender.label}: ready ${Math.round(figures.readyMs)} ms, resident ${figures.readyMiB} MiB then, ${figures.residentMiB} MiB after ${READS} reads`,
       );
       await new Promise((done) => setTimeout(done, GAP_MS));
     }
@@ -171,6 +171,7 @@ const results = contenders.map((contender) => {
     ready: contender.ready,
     read: contender.read,
     readyMs: Math.round(median(own.map((run) => run.readyMs))),
+    readyMiB: median(own.map((run) => run.readyMiB)),
     residentMiB: median(own.map((run) => run.residentMiB)),
     readChars: own[0]?.readChars ?? 0,
     runs: own.map((run) => ({ ...run, readyMs: Math.round(run.readyMs) })),
@@ -208,7 +209,7 @@ if (ours && peers.length > 0) {
 
 for (const result of results) {
   console.log(
-    `${result.label.padEnd(20)} ready ${String(result.readyMs).padStart(5)} ms   resident after ${READS} reads ${result.residentMiB} MiB   (read: ${result.read}, ${result.readChars} chars)`,
+    `${result.label.padEnd(20)} ready ${String(result.readyMs).padStart(5)} ms   resident ${result.readyMiB} MiB when ready, ${result.residentMiB} MiB after ${READS} reads   (read: ${result.read}, ${result.readChars} chars)`,
   );
 }
 for (const figure of figures) {
