@@ -21,7 +21,7 @@ import { repoRoot } from './paths';
  * e2e/corpus.test.ts. dialogs.ts is in: its smoke run found a race in handle_dialog (docs/decisions.md,
  * 256 and 257).
  */
-export const PEER_BENCHES = ['agent-task.ts', 'derived-click.ts', 'rivals.ts'];
+export const PEER_BENCHES = ['agent-task.ts', 'derived-click.ts', 'rivals.ts', 'rivals-start-rss.ts'];
 export const LONG_BENCHES = ['real-apps.ts', 'soak.ts'];
 const SKIPPED = ['widgets.ts', 'corpus.ts'];
 const BENCH_TIMEOUT_MS = 120_000;

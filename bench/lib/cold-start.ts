@@ -52,7 +52,7 @@ export async function measureColdStart(env: Record<string, string> = {}, node?: 
  * tabmcp's launcher removes its profile on a timer that its own exit cuts short, so each cold start
  * would leave a copy (about 13 MB) in the temp dir: remove the one this run made.
  */
-async function removeLaunchedProfile(log: string): Promise<void> {
+export async function removeLaunchedProfile(log: string): Promise<void> {
   const profileDir = /"event":"browser\.launched"[^\n]*"profileDir":"([^"]+)"/.exec(log)?.[1];
   if (!profileDir || !basename(profileDir).startsWith('tabmcp-profile-')) return;
   await new Promise((done) => setTimeout(done, 500));
