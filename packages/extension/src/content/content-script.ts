@@ -18,6 +18,7 @@ import { callForThisDocument, markedTools } from './document-check';
 import { documentTagSettled } from './document-tag';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
+import { serveFrameRequests } from './frame-service';
 import { connectPort, type TabPort } from './port';
 import { SentToolList, toolUpdates } from './tool-updates';
 
@@ -282,6 +283,7 @@ const marker = Symbol.for('tabmcp.content');
 const scope = globalThis as { [marker]?: 'awake' | 'asleep' };
 
 async function wake(): Promise<void> {
+  const stopFrames = serveFrameRequests();
   const stopRelay = relayDialogs();
   // The bridge, when the site is allowed, is in the page before its tools are looked for.
   await askForBridge();
@@ -295,13 +297,30 @@ async function wake(): Promise<void> {
       // The extension was reloaded or removed: its listeners went with it.
     }
     stopRelay();
+    stopFrames();
     document.dispatchEvent(new CustomEvent(BRIDGE_SLEEP_EVENT));
     scope[marker] = 'asleep';
   });
   chrome.runtime.onMessage.addListener(onMessage);
 }
 
+/**
+ * A sub-frame's script opens no Port, publishes no tools and gets no bridge: it answers its
+ * parent's requests through the background (frame-service.ts) until the agents leave.
+ */
+function wakeInFrame(): void {
+  const stopFrames = serveFrameRequests();
+  const onMessage = (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type !== SLEEP_MESSAGE) return;
+    stopFrames();
+    chrome.runtime.onMessage.removeListener(onMessage);
+    scope[marker] = 'asleep';
+  };
+  chrome.runtime.onMessage.addListener(onMessage);
+}
+
 if (scope[marker] !== 'awake') {
   scope[marker] = 'awake';
-  void wake().catch(reportError);
+  if (window === window.top) void wake().catch(reportError);
+  else wakeInFrame();
 }

@@ -69,10 +69,13 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
   return turn;
 }
 
-/** One set of handles per document: every server of this page hands out the same ones. */
+/**
+ * One set of handles per document: every server of this page hands out the same ones. In a frame of
+ * another site they start with the frame's handle in its parent (`k512.`), given by the first request.
+ */
 let documentHandles: Handles | undefined;
-function handlesOfThisDocument(): Handles {
-  documentHandles ??= new Handles(describeElement, documentTag);
+function handlesOfThisDocument(prefix = ''): Handles {
+  documentHandles ??= new Handles(describeElement, documentTag, prefix);
   return documentHandles;
 }
 
@@ -86,6 +89,8 @@ function handlesOfThisDocument(): Handles {
 export class DomToolServer {
   readonly #doc: Document;
   readonly #reading: boolean;
+  /** Serving a frame of another site for its parent (frame-service.ts): its handles' prefix; only `act`. */
+  readonly #frame: string | undefined;
   readonly #reserved: string[];
   readonly #context: ToolContext;
   #hover: HoverRules;
@@ -99,21 +104,27 @@ export class DomToolServer {
   /** Publishes a changed tool list; set by observe(). */
   #announce: (() => Promise<void>) | undefined;
 
-  constructor(doc: Document, options: { reading?: boolean; reserved?: string[] } = {}) {
+  constructor(doc: Document, options: { reading?: boolean; reserved?: string[]; frame?: string } = {}) {
     this.#doc = doc;
     this.#reading = options.reading ?? false;
+    this.#frame = options.frame;
     this.#reserved = options.reserved ?? [];
     this.#hover = new HoverRules([]);
     recordChanges(doc);
     const server = this;
     this.#context = {
-      handles: handlesOfThisDocument(),
+      handles: handlesOfThisDocument(options.frame),
       get hover() {
         return server.#hover;
       },
       perform: (done, action, options) => this.#perform(done, action, options),
     };
     this.refresh();
+  }
+
+  /** The handles, hover rules and way to act that a read of this document uses (a frame's, frame-service.ts). */
+  get context(): ToolContext {
+    return this.#context;
   }
 
   get tools(): Tool[] {
@@ -125,7 +136,12 @@ export class DomToolServer {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
-      this.#tools = this.#reading ? this.#readingTools() : this.#allTools();
+      this.#tools =
+        this.#frame !== undefined
+          ? [actTool('act', this.#context)]
+          : this.#reading
+            ? this.#readingTools()
+            : this.#allTools();
       this.#roots = composedRoots(this.#doc);
     });
     this.#watchRoots?.(this.#roots);

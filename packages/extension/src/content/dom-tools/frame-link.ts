@@ -1,0 +1,94 @@
+import type { CallToolResult } from '@tabmcp/protocol';
+import { FRAME_ASK, type FrameAnswer, type FrameRead, type FrameRequest } from '../../frame-messages';
+import { errorResult } from './dom-tool';
+import type { Handles, InFrame } from './handles';
+
+/**
+ * This document's side of its iframes of another site (docs/dom-tools.md, "Shadow DOM and
+ * frames"): their content script is asked through the background, which applies the frame's site
+ * policy and names its origin. Handles of the frame's controls start with the iframe's handle here
+ * (`k512.b301`), so an action on one comes back to this iframe and is passed on.
+ */
+
+/**
+ * Where an iframe is below this script's window, as indexes in each window's `frames` (the frame's
+ * own script finds its index the same way): one step for an iframe of this document, more for one
+ * inside a same-origin frame read inline. Undefined before it has a window (not loaded), or for an
+ * iframe that no `frames` list holds (one in a shadow root).
+ */
+function pathOf(frame: Element): number[] | undefined {
+  const path: number[] = [];
+  let child = (frame as HTMLIFrameElement).contentWindow;
+  let owner = frame.ownerDocument.defaultView;
+  while (child && owner) {
+    const index = indexIn(owner, child);
+    if (index < 0) return undefined;
+    path.unshift(index);
+    if (owner === window) return path;
+    child = owner;
+    owner = owner.frameElement?.ownerDocument.defaultView ?? null;
+  }
+  return undefined;
+}
+
+/** The index of `child` in `owner.frames` (-1 when absent); a cross-origin window allows this much. */
+export function indexIn(owner: Window, child: Window): number {
+  for (let index = 0; index < owner.frames.length; index++) if (owner.frames[index] === child) return index;
+  return -1;
+}
+
+async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> {
+  const path = pathOf(frame);
+  const guessed = originFromSrc(frame);
+  if (path === undefined) return { origin: guessed, refused: 'unreachable', reason: 'it has not loaded' };
+  if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
+    return { origin: guessed, refused: 'unreachable', reason: 'no extension here' };
+  const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, path, request }).catch(() => undefined)) as
+    | FrameAnswer
+    | undefined;
+  return answer ?? { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
+}
+
+/** How a frame of another site reads where it stands: its origin and handle, then its page, or why it is not read. */
+export async function readFrame(frame: Element, handles: Pick<Handles, 'of'>, main: boolean, limit: number) {
+  const handle = handles.of(frame);
+  const outcome = await ask(frame, { op: 'read', prefix: `${handle}.`, main, limit });
+  if ('answer' in outcome) {
+    const { text } = outcome.answer as FrameRead;
+    return `\n[frame ${outcome.origin} ${handle}]\n${text}\n[end of frame ${outcome.origin}]\n`;
+  }
+  return `\n[frame ${outcome.origin} (${whyNotRead(outcome)})]\n`;
+}
+
+/** A frame of another site as a read that does not ask it says it is there (a change report's lines). */
+export function frameLine(frame: Element, handles: Pick<Handles, 'of'>): string {
+  return `\n[frame ${originFromSrc(frame)} ${handles.of(frame)}]\n`;
+}
+
+/** An action on a handle of a control in a frame of another site, run by that frame's own script. */
+export async function actInFrame(target: InFrame, args: Record<string, unknown>): Promise<CallToolResult> {
+  const outcome = await ask(target.frame, { op: 'act', args });
+  if ('refused' in outcome)
+    return errorResult(
+      `${target.handle} is in a frame of ${outcome.origin}, ${whyNotRead(outcome)}; nothing was done.`,
+    );
+  const result = outcome.answer as Partial<CallToolResult> | undefined;
+  if (!Array.isArray(result?.content))
+    return errorResult(`The frame of ${outcome.origin} gave no answer; it may have acted.`);
+  return result as CallToolResult;
+}
+
+function whyNotRead(refusal: Extract<FrameAnswer, { refused: string }>): string {
+  if (refusal.refused === 'unreachable') return `not read: ${refusal.reason ?? 'tabmcp cannot reach it'}`;
+  const state = refusal.refused === 'blocked' ? 'blocked' : 'not allowed yet';
+  return `site ${refusal.site ?? refusal.origin} ${state}: not read; the user allows a site in the tabmcp popup`;
+}
+
+function originFromSrc(frame: Element): string {
+  try {
+    const origin = new URL(frame.getAttribute('src') ?? '', frame.ownerDocument.baseURI).origin;
+    return origin === 'null' ? 'with no address' : origin;
+  } catch {
+    return 'with no address';
+  }
+}
