@@ -75,8 +75,13 @@ describe('frames of another origin', () => {
       '4242 4242 4242 4242',
     );
 
-    const paid = await scene.agent.json<{ done?: string; changes?: string }>('act', { handle: pay, action: 'click' });
+    const paid = await scene.agent.json<{ done?: string; changes?: string; reasons?: string[] }>('act', {
+      handle: pay,
+      action: 'click',
+    });
     assert.match(paid.changes ?? '', /Paid with card ending 4242/, JSON.stringify(paid));
+    // The confirmation gate read the frame's button as the frame's script sees it (allowed here by --confirm).
+    assert.match(JSON.stringify(paid.reasons), /payment/, JSON.stringify(paid));
     assert.deepEqual(
       await frame.evaluate(() => (window as unknown as { payment: unknown }).payment),
       { paid: 1, trusted: true, card: '4242 4242 4242 4242' },
@@ -89,6 +94,28 @@ describe('frames of another origin', () => {
     const adOrigin = `http://127.0.0.2:${new URL(notAllowed.url).port}`;
     assert.ok(page.includes(`[frame ${adOrigin} (site 127.0.0.2 not allowed yet: not read;`), page);
     assert.doesNotMatch(page, /Secret offer code|Claim prize/);
+  });
+
+  it('a click in the frame is refused where the page around it covers the frame, and nothing is pressed', async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    const page = await readWithFrame(origin);
+    const pay = /\[button "Pay €20.00" ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+    assert.ok(pay, page);
+    const checkoutPage = await pageWithUrl(browser, '/widgets/frames/checkout.html');
+    // A transparent layer the page slides over its payment frame (a clickjacking cover).
+    await checkoutPage.evaluate(() => {
+      const cover = document.createElement('div');
+      cover.id = 'cover';
+      cover.setAttribute('aria-label', 'Promotion');
+      cover.style.cssText = 'position:fixed;inset:0;background:transparent;z-index:10';
+      document.body.append(cover);
+    });
+    const refused = await scene.agent.call('act', { handle: pay, action: 'click' });
+    assert.equal(refused.isError, true, textOf(refused));
+    assert.match(textOf(refused), /covered there by/);
+    const frame = await paymentFrame(origin);
+    assert.equal(await frame.evaluate(() => (window as unknown as { payment: { paid: number } }).payment.paid), 1);
+    await checkoutPage.evaluate(() => document.getElementById('cover')?.remove());
   });
 
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {

@@ -14,7 +14,7 @@ export const FRAME_SERVE = 'tabmcp/frameServe';
 const Point = z.object({ x: z.number(), y: z.number() });
 export type Point = z.infer<typeof Point>;
 
-/** What a parent may ask of its frame: a read of it, or an action on a handle the read gave. */
+/** What a parent may ask of its frame: a read of it, an action on a handle the read gave, or what that action would act on. */
 export const FrameRequest = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('read'),
@@ -25,6 +25,11 @@ export const FrameRequest = z.discriminatedUnion('op', [
   }),
   z.object({
     op: z.literal('act'),
+    args: z.record(z.string(), z.unknown()),
+  }),
+  // What an act call would act on, for the confirmation gate (docs/user-guide.md, "Asking before it matters").
+  z.object({
+    op: z.literal('describe'),
     args: z.record(z.string(), z.unknown()),
   }),
 ]);

@@ -35,6 +35,8 @@ export function serveFrameRequests(): () => void {
         ({ text, complete }): FrameRead => ({ text, complete }),
       );
     } else if (request.op === 'act' && server) answer = server.call('act', request.args);
+    else if (request.op === 'describe' && server)
+      answer = Promise.resolve(server.describe({ name: 'act', arguments: request.args }));
     else answer = Promise.resolve(undefined);
     answer.then(respond, (error: unknown) =>
       respond({ unreachable: error instanceof Error ? error.message : String(error) }),

@@ -19,6 +19,8 @@ const InputRequest = z.object({
   type: z.literal('tabmcp/input'),
   request: z.discriminatedUnion('op', [
     z.object({ op: z.literal('mode') }),
+    // Whether a frame's point is reached through its parents (a page covering its payment frame), in any input mode.
+    z.object({ op: z.literal('reach'), at: PointSchema }),
     z.object({ op: z.literal('hover'), at: PointSchema }),
     z.object({
       op: z.literal('click'),
@@ -113,6 +115,10 @@ async function inFrame(
   // A covered frame is refused as if input had gone out (`sent`): the caller must not click through
   // the cover with page events instead. Nothing was sent, and its answer says why.
   const covered = (reason: string): InputAnswer => ({ done: false, sent: true, reason: `${reason}; nothing was sent` });
+  if (request.op === 'reach') {
+    const at = await lift(request.at);
+    return typeof at === 'string' ? { done: false, sent: false, reason: at } : { done: true };
+  }
   if (request.op === 'drag') {
     const from = await lift(request.from);
     const to = await lift(request.to);
@@ -129,6 +135,7 @@ async function inFrame(
 }
 
 async function answer(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
+  if (request.op === 'reach') return { done: true };
   const mode = await inputMode();
   if (request.op === 'mode') return { done: true, mode };
   if (mode === 'synthetic') return { done: false, sent: false, reason: 'tabmcp runs with --input synthetic' };

@@ -26,6 +26,7 @@ import {
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
+import { describeInFrame } from './frame-link';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
 import { chromeControl, toolChrome } from './main-content';
@@ -225,9 +226,12 @@ export class DomToolServer {
    * What a call would act on, read without acting (DESCRIBE_CALL): the background asks before it
    * runs a call, to ask the person first when it matters (docs/user-guide.md, "Asking before it matters").
    */
-  describe(params: unknown): DescribedCall {
+  describe(params: unknown): DescribedCall | Promise<DescribedCall> {
     const { name, arguments: given } = (params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
     const { args } = takeDocumentArgument(given ?? {});
+    // A handle in a frame of another site: that frame's script says what it is.
+    const inFrame = name === 'act' ? this.#context.handles.inFrame(args.handle) : undefined;
+    if (inFrame && !('error' in inFrame)) return describeInFrame(inFrame, args);
     let entry = this.#tools.find((candidate) => candidate.tool.name === name);
     if (!entry?.isLive()) {
       this.refresh();

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@tabmcp/protocol';
+import type { CallToolResult, DescribedCall } from '@tabmcp/protocol';
 import { FRAME_ASK, type FrameAnswer, type FrameRead, type FrameRequest } from '../../frame-messages';
 import { errorResult } from './dom-tool';
 import type { Handles, InFrame } from './handles';
@@ -76,6 +76,17 @@ export async function actInFrame(target: InFrame, args: Record<string, unknown>)
   if (!Array.isArray(result?.content))
     return errorResult(`The frame of ${outcome.origin} gave no answer; it may have acted.`);
   return result as CallToolResult;
+}
+
+/**
+ * What an action on a control in a frame of another site would act on, as that frame's script reads
+ * it: the person is asked before a Pay button in a payment frame as before one in the page.
+ */
+export async function describeInFrame(target: InFrame, args: Record<string, unknown>): Promise<DescribedCall> {
+  const outcome = await ask(target.frame, { op: 'describe', args });
+  const described = 'answer' in outcome ? (outcome.answer as Partial<DescribedCall> | undefined) : undefined;
+  // The background checks the facts' shape (confirm-gate.ts); a frame that said nothing leaves none.
+  return described?.derived === true ? (described as DescribedCall) : { derived: true };
 }
 
 function whyNotRead(refusal: Extract<FrameAnswer, { refused: string }>): string {
