@@ -118,6 +118,32 @@ describe('frames of another origin', () => {
     await checkoutPage.evaluate(() => document.getElementById('cover')?.remove());
   });
 
+  it("the frame's own tools are in the page's list, described as the frame's, and run in the frame", async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    const frameTools = await waitFor(
+      async () => {
+        const { tools } = await scene.agent.client.listTools();
+        const mine = tools.filter((tool) => tool.description?.includes(`In the frame of ${origin}:`));
+        return mine.length >= 2 ? mine : undefined;
+      },
+      10_000,
+      "the frame's tools in the list",
+    );
+    const names = frameTools.map((tool) => tool.name);
+    const fill = names.find((name) => /^fill_card_number/.test(name));
+    const click = names.find((name) => /^click_pay/.test(name));
+    assert.ok(fill && click, names.join(', '));
+    await scene.agent.json(fill, { value: '5555 5555 5555 4444' });
+    const paid = await scene.agent.json<{ changes?: string }>(click, {});
+    assert.match(paid.changes ?? '', /ending 4444/, JSON.stringify(paid));
+    const frame = await paymentFrame(origin);
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { payment: unknown }).payment), {
+      paid: 2,
+      trusted: true,
+      card: '5555 5555 5555 4444',
+    });
+  });
+
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {
     const origin = `http://127.0.0.1:${new URL(provider.url).port}`;
     await open(checkout(origin));

@@ -14,24 +14,24 @@ export const FRAME_SERVE = 'tabmcp/frameServe';
 const Point = z.object({ x: z.number(), y: z.number() });
 export type Point = z.infer<typeof Point>;
 
-/** What a parent may ask of its frame: a read of it, an action on a handle the read gave, or what that action would act on. */
+/** The frame's handle in the parent, that each handle of the frame starts with (`k512.`). */
+const Prefix = z.string().check(z.regex(/^(?:[a-z]\d{1,9}\.){1,8}$/));
+const ToolName = z.string().check(z.minLength(1), z.maxLength(128));
+
+/** What a parent may ask of its frame: a read of it, its tools, a call of one (`act` on a handle the read gave too), or what a call would act on. */
 export const FrameRequest = z.discriminatedUnion('op', [
   z.object({
     op: z.literal('read'),
-    // The frame's handle in the parent, that each handle of the frame starts with (`k512.`).
-    prefix: z.string().check(z.regex(/^(?:[a-z]\d{1,9}\.){1,8}$/)),
+    prefix: Prefix,
     main: z.boolean(),
     limit: z.number().check(z.minimum(0)),
   }),
-  z.object({
-    op: z.literal('act'),
-    args: z.record(z.string(), z.unknown()),
-  }),
-  // What an act call would act on, for the confirmation gate (docs/user-guide.md, "Asking before it matters").
-  z.object({
-    op: z.literal('describe'),
-    args: z.record(z.string(), z.unknown()),
-  }),
+  // The frame's own derived tools (fill_…, click_…), under its handles' prefix.
+  z.object({ op: z.literal('tools'), prefix: Prefix }),
+  // A call of one of them, or of `act` on a handle the read gave.
+  z.object({ op: z.literal('call'), name: ToolName, args: z.record(z.string(), z.unknown()) }),
+  // What that call would act on, for the confirmation gate (docs/user-guide.md, "Asking before it matters").
+  z.object({ op: z.literal('describe'), name: ToolName, args: z.record(z.string(), z.unknown()) }),
 ]);
 export type FrameRequest = z.infer<typeof FrameRequest>;
 
@@ -58,10 +58,15 @@ export const FrameServe = z.object({
   request: z.union([
     FrameRequest,
     z.object({ op: z.literal('index') }),
+    // A frame of this document changed its tools: derive again (and ask it for them).
+    z.object({ op: z.literal('changed') }),
     z.object({ op: z.literal('offset'), index: z.int().check(z.minimum(0)), at: Point }),
   ]),
 });
 export type FrameServe = z.infer<typeof FrameServe>;
+
+/** Frame → background: this frame's tools changed; the background tells its parent (`changed`). */
+export const FRAME_CHANGED = 'tabmcp/frameChanged';
 
 /** The background's answer to FRAME_ASK: the frame's origin as the browser knows it, and its answer or why none. */
 export type FrameAnswer =

@@ -2,6 +2,7 @@ import { siteOf } from '@tabmcp/hub';
 import { errorMessage, type Logger, type SiteAccess } from '@tabmcp/protocol';
 import { withTimeout } from '@tabmcp/protocol/light';
 import {
+  FRAME_CHANGED,
   FRAME_SERVE,
   type FrameAnswer,
   FrameAsk,
@@ -34,6 +35,10 @@ export function serveFrames(context: FrameContext): void {
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
     const tabId = sender.tab?.id;
     if (sender.id !== chrome.runtime.id || tabId === undefined || sender.frameId === undefined) return false;
+    if ((raw as { type?: unknown } | null)?.type === FRAME_CHANGED && sender.frameId !== 0) {
+      void tellParent(tabId, sender.frameId);
+      return false;
+    }
     const parsed = FrameAsk.safeParse(raw);
     if (!parsed.success) return false;
     const { path, request } = parsed.data;
@@ -60,11 +65,19 @@ async function relay(
   await context.restored;
   const access = context.siteAccess(frame.url);
   if (access !== 'allowed') return { origin, refused: access, site: siteOf(frame.url) ?? origin };
-  const answer = await ask(tabId, frame, message, message.request.op === 'act' ? ACT_TIMEOUT_MS : READ_TIMEOUT_MS);
+  const answer = await ask(tabId, frame, message, message.request.op === 'call' ? ACT_TIMEOUT_MS : READ_TIMEOUT_MS);
   if (isRecord(answer) && typeof answer.unreachable === 'string')
     return { origin, refused: 'unreachable', reason: answer.unreachable };
   if (answer === undefined) return { origin, refused: 'unreachable', reason: 'tabmcp does not run in it yet' };
   return { origin, answer };
+}
+
+/** A frame's tools changed: its parent derives again, and asks its frames for theirs (the frame's own site policy applies then). */
+async function tellParent(tabId: number, frameId: number): Promise<void> {
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (!frame || frame.parentFrameId < 0) return;
+  const message: FrameServe = { type: FRAME_SERVE, request: { op: 'changed' } };
+  await chrome.tabs.sendMessage(tabId, message, { frameId: frame.parentFrameId }).catch(() => {});
 }
 
 /** Sends to the very document the browser showed in the frame when it was looked up. */

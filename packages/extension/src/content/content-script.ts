@@ -11,6 +11,7 @@ import {
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL, BRIDGE_SLEEP_EVENT, LOOK_NOW_EVENT } from '../bridge/channel';
+import { FRAME_CHANGED } from '../frame-messages';
 import { SLEEP_MESSAGE } from '../page-injection-messages';
 import { askForBridge } from './bridge-request';
 import { relayDialogs } from './dialog-relay';
@@ -310,6 +311,8 @@ async function wake(): Promise<void> {
  */
 function wakeInFrame(): void {
   const stopFrames = serveFrameRequests();
+  // Its parent may have asked before this script ran (a frame loads after its page): it asks again now.
+  void chrome.runtime.sendMessage({ type: FRAME_CHANGED }).catch(() => {});
   const onMessage = (message: unknown) => {
     if ((message as { type?: unknown } | null)?.type !== SLEEP_MESSAGE) return;
     stopFrames();

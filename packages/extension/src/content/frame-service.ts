@@ -1,10 +1,21 @@
-import { FRAME_SERVE, type FrameOffset, type FrameRead, FrameServe, type Point } from '../frame-messages';
+import {
+  FRAME_CHANGED,
+  FRAME_SERVE,
+  type FrameOffset,
+  type FrameRead,
+  FrameServe,
+  type Point,
+} from '../frame-messages';
 import { composedQueryAll } from './dom-tools/composed-tree';
 import { readPage } from './dom-tools/content';
 import { DomToolServer } from './dom-tools/dom-tool-server';
 import { describeElement } from './dom-tools/elements';
-import { indexIn } from './dom-tools/frame-link';
+import { frameChanged, indexIn } from './dom-tools/frame-link';
+import { toolsForParent } from './dom-tools/frame-tools';
 import { frameOffset, hitIn, reachAt } from './dom-tools/hit-test';
+
+/** A frame's page changes are derived again at most this often, as the page's own (dom-tools/index.ts). */
+const REFRESH_DEBOUNCE_MS = 300;
 
 /**
  * What a document's content script answers about itself to the background (background/frames.ts),
@@ -15,9 +26,41 @@ import { frameOffset, hitIn, reachAt } from './dom-tools/hit-test';
  */
 export function serveFrameRequests(): () => void {
   let server: DomToolServer | undefined;
+  let stopObserving = () => {};
   const serverFor = (prefix: string) => {
-    server ??= new DomToolServer(document, { frame: prefix });
+    if (server) return server;
+    server = new DomToolServer(document, { frame: prefix });
+    // Its tools change with its page: the parent hears it through the background and asks again.
+    const tell = () => void chrome.runtime.sendMessage({ type: FRAME_CHANGED }).catch(() => {});
+    stopObserving = server.observe(REFRESH_DEBOUNCE_MS, async () => tell(), tell);
     return server;
+  };
+  const answer = async (request: FrameServe['request']): Promise<unknown> => {
+    switch (request.op) {
+      case 'index':
+        return { index: indexIn(window.parent, window) };
+      case 'offset':
+        return offsetOf(request.index, request.at);
+      case 'changed':
+        frameChanged();
+        return undefined;
+      case 'read': {
+        const { text, complete } = await readPage(
+          document,
+          serverFor(request.prefix).context,
+          request.main,
+          request.limit,
+        );
+        return { text, complete } satisfies FrameRead;
+      }
+      case 'tools':
+        return { tools: toolsForParent(serverFor(request.prefix).tools) };
+      // A call or description before any read or list gave a handle or a tool: nothing of this frame was shown.
+      case 'call':
+        return server?.call(request.name, request.args);
+      case 'describe':
+        return server?.describe({ name: request.name, arguments: request.args });
+    }
   };
   const onMessage = (raw: unknown, sender: chrome.runtime.MessageSender, respond: (answer: unknown) => void) => {
     // Only the background sends these (a content script's messages carry its tab).
@@ -25,26 +68,16 @@ export function serveFrameRequests(): () => void {
     if ((raw as { type?: unknown } | null)?.type !== FRAME_SERVE) return false;
     const parsed = FrameServe.safeParse(raw);
     if (!parsed.success) return false;
-    const request = parsed.data.request;
-    let answer: Promise<unknown>;
-    if (request.op === 'index') answer = Promise.resolve({ index: indexIn(window.parent, window) });
-    else if (request.op === 'offset') answer = Promise.resolve(offsetOf(request.index, request.at));
-    else if (request.op === 'read') {
-      const context = serverFor(request.prefix).context;
-      answer = readPage(document, context, request.main, request.limit).then(
-        ({ text, complete }): FrameRead => ({ text, complete }),
-      );
-    } else if (request.op === 'act' && server) answer = server.call('act', request.args);
-    else if (request.op === 'describe' && server)
-      answer = Promise.resolve(server.describe({ name: 'act', arguments: request.args }));
-    else answer = Promise.resolve(undefined);
-    answer.then(respond, (error: unknown) =>
+    answer(parsed.data.request).then(respond, (error: unknown) =>
       respond({ unreachable: error instanceof Error ? error.message : String(error) }),
     );
     return true;
   };
   chrome.runtime.onMessage.addListener(onMessage);
-  return () => chrome.runtime.onMessage.removeListener(onMessage);
+  return () => {
+    chrome.runtime.onMessage.removeListener(onMessage);
+    stopObserving();
+  };
 }
 
 /**

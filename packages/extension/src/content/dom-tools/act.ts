@@ -4,7 +4,7 @@ import { isTag } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isInteractive, isTextField, roleOf } from './elements';
-import { actInFrame } from './frame-link';
+import { callInFrame } from './frame-link';
 import { reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { fillText, pageTurn, pressKey, selectOption, setChecked } from './input';
@@ -65,7 +65,10 @@ export function actTool(name: string, context: ToolContext): DomTool {
     run: async (args) => {
       // A control in a frame of another site: its frame's own script acts (frame-link.ts).
       const inFrame = context.handles.inFrame(args.handle);
-      if (inFrame) return 'error' in inFrame ? errorResult(inFrame.error) : actInFrame(inFrame, args);
+      if (inFrame)
+        return 'error' in inFrame
+          ? errorResult(inFrame.error)
+          : callInFrame(inFrame.frame, 'act', args, inFrame.handle);
       const resolved = context.handles.resolve(args.handle);
       if ('error' in resolved) return errorResult(resolved.error);
       const action = String(args.action) as Action;

@@ -12,7 +12,7 @@ import { buttonTools, linkTool } from './actions';
 import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
-import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
+import { composedParent, composedQueryAll, composedRoots, frameDocument, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
   type DomTool,
@@ -26,14 +26,15 @@ import {
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
-import { describeInFrame } from './frame-link';
+import { describeInFrame, onFrameChanged } from './frame-link';
+import { FrameTools } from './frame-tools';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
 import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { scrollTool } from './scroll';
 import { actAndObserve } from './settle';
-import { NameRegistry, pageText } from './text';
+import { isShown, NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 const OBSERVED: MutationObserverInit = {
@@ -90,12 +91,19 @@ function handlesOfThisDocument(prefix = ''): Handles {
 export class DomToolServer {
   readonly #doc: Document;
   readonly #reading: boolean;
-  /** Serving a frame of another site for its parent (frame-service.ts): its handles' prefix; only `act`. */
+  /** Serving a frame of another site for its parent (frame-service.ts): its handles' prefix. */
   readonly #frame: string | undefined;
   readonly #reserved: string[];
   readonly #context: ToolContext;
   #hover: HoverRules;
   #tools: DomTool[] = [];
+  /** The page's own derivation; #tools adds its frames' tools to it. */
+  #ownTools: DomTool[] = [];
+  readonly #frameTools = new FrameTools();
+  /** Its iframes of another origin, as of the last derivation. */
+  #frames: Element[] = [];
+  /** Publishes a list its frames changed after the derivation (they answer later); set by observe(). */
+  #framesChanged: (() => void) | undefined;
   #collections: Array<{ tool: string; collection: Collection }> = [];
   #signature = '';
   /** The document, its open shadow roots and same-origin frame documents, as of the last derivation. */
@@ -137,19 +145,26 @@ export class DomToolServer {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
-      this.#tools =
-        this.#frame !== undefined
-          ? [actTool('act', this.#context)]
-          : this.#reading
-            ? this.#readingTools()
-            : this.#allTools();
+      this.#ownTools = this.#reading ? this.#readingTools() : this.#allTools();
       this.#roots = composedRoots(this.#doc);
+      this.#frames = this.#reading ? [] : otherOriginFrames(this.#doc);
     });
+    this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
+    if (this.#frames.length > 0 || this.#frameTools.entries.length > 0) void this.#askFrames();
     this.#watchRoots?.(this.#roots);
     const signature = JSON.stringify(this.tools);
     const changed = signature !== this.#signature;
     this.#signature = signature;
     return changed;
+  }
+
+  /** Its frames' tools, asked after the derivation; a change is published on its own. */
+  async #askFrames(): Promise<void> {
+    const taken = this.#ownTools.map((entry) => entry.tool.name);
+    if (!(await this.#frameTools.update(this.#frames, this.#context.handles, taken))) return;
+    this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
+    this.#signature = JSON.stringify(this.tools);
+    this.#framesChanged?.();
   }
 
   #readingTools(): DomTool[] {
@@ -229,9 +244,11 @@ export class DomToolServer {
   describe(params: unknown): DescribedCall | Promise<DescribedCall> {
     const { name, arguments: given } = (params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
     const { args } = takeDocumentArgument(given ?? {});
-    // A handle in a frame of another site: that frame's script says what it is.
+    // A handle in a frame of another site, or a frame's tool: that frame's script says what it acts on.
     const inFrame = name === 'act' ? this.#context.handles.inFrame(args.handle) : undefined;
-    if (inFrame && !('error' in inFrame)) return describeInFrame(inFrame, args);
+    if (inFrame && !('error' in inFrame)) return describeInFrame(inFrame.frame, 'act', args);
+    const frameTool = this.#frameTools.describe(name, args);
+    if (frameTool) return frameTool;
     let entry = this.#tools.find((candidate) => candidate.tool.name === name);
     if (!entry?.isLive()) {
       this.refresh();
@@ -343,6 +360,9 @@ export class DomToolServer {
     pageChanged: () => void = () => void announce(),
   ): () => void {
     this.#announce = announce;
+    this.#framesChanged = pageChanged;
+    // A frame of another site started or changed its tools (frame-service.ts): the frames are asked anew.
+    const stopFrameChanges = onFrameChanged(() => void this.#askFrames());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new MutationObserver((records) => {
       if (timer) return;
@@ -367,10 +387,17 @@ export class DomToolServer {
     };
     this.#watchRoots(this.#roots);
     return () => {
+      stopFrameChanges();
       this.#watchRoots = undefined;
       this.#announce = undefined;
+      this.#framesChanged = undefined;
       observer.disconnect();
       clearTimeout(timer);
     };
   }
+}
+
+/** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
+function otherOriginFrames(doc: Document): Element[] {
+  return composedQueryAll(doc, 'iframe, frame').filter((frame) => !frameDocument(frame) && isShown(frame));
 }

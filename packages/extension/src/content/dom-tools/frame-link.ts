@@ -1,7 +1,7 @@
-import type { CallToolResult, DescribedCall } from '@tabmcp/protocol';
+import type { CallToolResult, DescribedCall, Tool } from '@tabmcp/protocol';
 import { FRAME_ASK, type FrameAnswer, type FrameRead, type FrameRequest } from '../../frame-messages';
 import { errorResult } from './dom-tool';
-import type { Handles, InFrame } from './handles';
+import type { Handles } from './handles';
 
 /**
  * This document's side of its iframes of another site (docs/dom-tools.md, "Shadow DOM and
@@ -49,6 +49,19 @@ async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> 
   return answer ?? { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
 }
 
+/** Listeners for `changed`: a frame of this document changed its tools (one DomToolServer per page listens). */
+const frameChangeListeners = new Set<() => void>();
+
+export function onFrameChanged(listener: () => void): () => void {
+  frameChangeListeners.add(listener);
+  return () => frameChangeListeners.delete(listener);
+}
+
+/** The background says a frame of this document changed its tools (frame-service.ts). */
+export function frameChanged(): void {
+  for (const listener of frameChangeListeners) listener();
+}
+
 /** How a frame of another site reads where it stands: its origin and handle, then its page, or why it is not read. */
 export async function readFrame(frame: Element, handles: Pick<Handles, 'of'>, main: boolean, limit: number) {
   const handle = handles.of(frame);
@@ -65,13 +78,19 @@ export function frameLine(frame: Element, handles: Pick<Handles, 'of'>): string 
   return `\n[frame ${originFromSrc(frame)} ${handles.of(frame)}]\n`;
 }
 
-/** An action on a handle of a control in a frame of another site, run by that frame's own script. */
-export async function actInFrame(target: InFrame, args: Record<string, unknown>): Promise<CallToolResult> {
-  const outcome = await ask(target.frame, { op: 'act', args });
+/**
+ * A call run by a frame's own script: `act` on a handle of a control in it, or one of its own tools.
+ * `what` names it in a refusal (the handle, or the tool).
+ */
+export async function callInFrame(
+  frame: Element,
+  name: string,
+  args: Record<string, unknown>,
+  what: string,
+): Promise<CallToolResult> {
+  const outcome = await ask(frame, { op: 'call', name, args });
   if ('refused' in outcome)
-    return errorResult(
-      `${target.handle} is in a frame of ${outcome.origin}, ${whyNotRead(outcome)}; nothing was done.`,
-    );
+    return errorResult(`${what} is in a frame of ${outcome.origin}, ${whyNotRead(outcome)}; nothing was done.`);
   const result = outcome.answer as Partial<CallToolResult> | undefined;
   if (!Array.isArray(result?.content))
     return errorResult(`The frame of ${outcome.origin} gave no answer; it may have acted.`);
@@ -79,14 +98,29 @@ export async function actInFrame(target: InFrame, args: Record<string, unknown>)
 }
 
 /**
- * What an action on a control in a frame of another site would act on, as that frame's script reads
- * it: the person is asked before a Pay button in a payment frame as before one in the page.
+ * What a call run by a frame's script would act on, as that script reads it: the person is asked
+ * before a Pay button in a payment frame as before one in the page.
  */
-export async function describeInFrame(target: InFrame, args: Record<string, unknown>): Promise<DescribedCall> {
-  const outcome = await ask(target.frame, { op: 'describe', args });
+export async function describeInFrame(
+  frame: Element,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<DescribedCall> {
+  const outcome = await ask(frame, { op: 'describe', name, args });
   const described = 'answer' in outcome ? (outcome.answer as Partial<DescribedCall> | undefined) : undefined;
   // The background checks the facts' shape (confirm-gate.ts); a frame that said nothing leaves none.
   return described?.derived === true ? (described as DescribedCall) : { derived: true };
+}
+
+/** A frame's own derived tools and its origin; undefined when it is not asked (a site not allowed) or did not answer. */
+export async function toolsOfFrame(
+  frame: Element,
+  handles: Pick<Handles, 'of'>,
+): Promise<{ origin: string; tools: Tool[] } | undefined> {
+  const outcome = await ask(frame, { op: 'tools', prefix: `${handles.of(frame)}.` });
+  if (!('answer' in outcome)) return undefined;
+  const tools = (outcome.answer as { tools?: unknown } | undefined)?.tools;
+  return Array.isArray(tools) ? { origin: outcome.origin, tools: tools as Tool[] } : undefined;
 }
 
 function whyNotRead(refusal: Extract<FrameAnswer, { refused: string }>): string {
