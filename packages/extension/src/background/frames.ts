@@ -106,11 +106,26 @@ async function frameAt(tabId: number, frameId: number, path: number[]): Promise<
   return current;
 }
 
-/** A frame's index in its parent's `window.frames`, as its own script finds it. */
-async function indexOf(tabId: number, frame: FrameDetails): Promise<number | undefined> {
-  const answer = await ask(tabId, frame, { type: FRAME_SERVE, request: { op: 'index' } }, OFFSET_TIMEOUT_MS);
-  return isRecord(answer) && typeof answer.index === 'number' ? answer.index : undefined;
+/**
+ * A frame's index in its parent's `window.frames`, as its own script finds it. A read asks all its
+ * frames at once, and each lookup asks every sibling: an answer is shared for INDEX_FRESH_MS, so n
+ * frames cost n questions, not n².
+ */
+function indexOf(tabId: number, frame: FrameDetails): Promise<number | undefined> {
+  const key = frame.documentId ?? `${tabId}:${frame.frameId}`;
+  const known = recentIndexes.get(key);
+  if (known && performance.now() - known.at < INDEX_FRESH_MS) return known.index;
+  const index = ask(tabId, frame, { type: FRAME_SERVE, request: { op: 'index' } }, OFFSET_TIMEOUT_MS).then((answer) =>
+    isRecord(answer) && typeof answer.index === 'number' ? answer.index : undefined,
+  );
+  for (const [stale, entry] of recentIndexes)
+    if (performance.now() - entry.at >= INDEX_FRESH_MS) recentIndexes.delete(stale);
+  recentIndexes.set(key, { at: performance.now(), index });
+  return index;
 }
+/** Short enough that a page adding an iframe before another is seen at the next read. */
+const INDEX_FRESH_MS = 500;
+const recentIndexes = new Map<string, { at: number; index: Promise<number | undefined> }>();
 
 /**
  * Where a point of frame `frameId`'s viewport is in the top viewport, for the browser's input:
