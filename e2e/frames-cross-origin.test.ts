@@ -20,8 +20,8 @@ describe('frames of another origin', () => {
   let notAllowed: ExampleServer;
   let browser: Browser;
 
-  const checkout = (payOrigin: string) =>
-    `${scene.site.url}/widgets/frames/checkout.html?pay=${encodeURIComponent(`${payOrigin}/widgets/frames/card.html`)}&ad=${encodeURIComponent(`${notAllowed.url}/widgets/frames/ad.html`)}`;
+  const checkout = (payOrigin: string, cardQuery = '') =>
+    `${scene.site.url}/widgets/frames/checkout.html?pay=${encodeURIComponent(`${payOrigin}/widgets/frames/card.html${cardQuery}`)}&ad=${encodeURIComponent(`${notAllowed.url}/widgets/frames/ad.html`)}`;
   const open = (url: string) => scene.agent.json('open_tab', { url });
   /** The read once the payment frame's own page is in it (frames load after their page). */
   const readWithFrame = (origin: string) =>
@@ -150,5 +150,91 @@ describe('frames of another origin', () => {
     const page = await readWithFrame(origin);
     assert.match(page, new RegExp(`\\[frame ${origin} [a-z]\\d+\\]`));
     assert.doesNotMatch(page, /another site: not read/);
+  });
+
+  it('a frame inside a frame of another origin is read in place and clicked through both', async () => {
+    const port = new URL(provider.url).port;
+    const payOrigin = `http://localhost:${port}`;
+    const bankOrigin = `http://127.0.0.1:${port}`;
+    await open(checkout(payOrigin, `?secure=${encodeURIComponent(`${bankOrigin}/widgets/frames/secure.html`)}`));
+    const page = await waitFor(
+      async () => {
+        const read = textOf(await scene.agent.call('get_page_content'));
+        return read.includes(`[end of frame ${bankOrigin}]`) ? read : undefined;
+      },
+      15_000,
+      'the bank frame inside the payment frame',
+    );
+    const confirm = /\[button "Confirm with my bank" ([a-z]\d+\.[a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+    assert.ok(confirm, `a handle through both frames:\n${page}`);
+    await scene.agent.json('act', { handle: confirm, action: 'click' });
+    const bank = browser
+      .contexts()
+      .flatMap((context) => context.pages())
+      .flatMap((tab) => tab.frames())
+      .find((frame) => frame.url().startsWith(`${bankOrigin}/widgets/frames/secure.html`));
+    assert.ok(bank, 'the bank frame');
+    assert.deepEqual(await bank.evaluate(() => (window as unknown as { bank: unknown }).bank), {
+      confirmed: 1,
+      trusted: true,
+    });
+  });
+});
+
+/** With page events (`--input synthetic`) the frame is hit-tested through its parents all the same. */
+describe('frames of another origin, with page events', () => {
+  let scene: Scene;
+  let provider: ExampleServer;
+  let browser: Browser;
+
+  before(async () => {
+    scene = await startScene(['--launch', '--input', 'synthetic']);
+    provider = await startExampleServer(0, '127.0.0.1');
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    browser = await browserOf(scene.agent);
+  });
+  after(async () => {
+    await browser?.close().catch(() => {});
+    await scene?.close();
+    await provider?.close();
+  });
+
+  it('a covered frame refuses the click; uncovered, the click is made once, as a page event', async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    const pay = `${origin}/widgets/frames/card.html`;
+    await scene.agent.json('open_tab', {
+      url: `${scene.site.url}/widgets/frames/checkout.html?pay=${encodeURIComponent(pay)}`,
+    });
+    const page = await waitFor(
+      async () => {
+        const read = textOf(await scene.agent.call('get_page_content'));
+        return /\[button "Pay €20.00" [a-z]\d+\.[a-z]\d+\]/.test(read) ? read : undefined;
+      },
+      15_000,
+      'the payment frame in the read',
+    );
+    const handle = /\[button "Pay €20.00" ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+    const checkoutPage = await pageWithUrl(browser, '/widgets/frames/checkout.html');
+    await checkoutPage.evaluate(() => {
+      const cover = document.createElement('div');
+      cover.id = 'cover';
+      cover.style.cssText = 'position:fixed;inset:0;background:transparent;z-index:10';
+      document.body.append(cover);
+    });
+    const refused = await scene.agent.call('act', { handle, action: 'click' });
+    assert.match(textOf(refused), /covered there by/);
+    const frame = await waitFor(
+      () => checkoutPage.frames().find((candidate) => candidate.url().startsWith(origin)),
+      10_000,
+      'the payment frame',
+    );
+    assert.equal(await frame.evaluate(() => (window as unknown as { payment: { paid: number } }).payment.paid), 0);
+    await checkoutPage.evaluate(() => document.getElementById('cover')?.remove());
+    await scene.agent.json('act', { handle, action: 'click' });
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { payment: unknown }).payment), {
+      paid: 1,
+      trusted: false,
+      card: '',
+    });
   });
 });
