@@ -14,6 +14,7 @@ import { DebuggerSessions } from './debugger/debugger-sessions';
 import { serveTrustedInput } from './debugger/trusted-input';
 import { answerAroundDialogs, startDialogWatch } from './dialogs/dialog-gate';
 import { tagTabDocuments } from './document-tags';
+import { serveFrames } from './frames';
 import { HubCatalogFeed, isCatalogRequest } from './hub-catalog-feed';
 import { findKeepers } from './keep-open';
 import { handleServerRequest } from './link-commands';
@@ -125,7 +126,8 @@ chrome.alarms.onAlarm.addListener(() => {
 // Remote access through a proxy (docs/remote.md), when configured.
 const debuggers = new DebuggerSessions(log);
 startDialogWatch(debuggers, hub, log);
-serveTrustedInput(debuggers, log);
+serveTrustedInput(debuggers, (url) => hub.siteAccess(url), log);
+serveFrames({ siteAccess: (url) => hub.siteAccess(url), restored: restored.catch(() => {}), log });
 const proxyLink = startProxyMode(hub, debuggers, log);
 const proxyStatus = proxyLink.onstatus;
 proxyLink.onstatus = (status) => {

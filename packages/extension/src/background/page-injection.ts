@@ -118,6 +118,9 @@ export class PageInjection {
           id: CONTENT_SCRIPT_ID,
           js: ['content.js'],
           matches: ['<all_urls>'],
+          // Every frame: a frame of another site is read and acted in by its own script, on its parent's
+          // request (background/frames.ts); a sub-frame's script opens no Port and publishes nothing.
+          allFrames: true,
           runAt: 'document_idle',
           persistAcrossSessions: false,
         },
@@ -131,7 +134,7 @@ export class PageInjection {
         tab.id === undefined || !INJECTABLE.test(tab.url ?? '') || tab.discarded || this.context.connected(tab.id)
           ? undefined
           : chrome.scripting
-              .executeScript({ target: { tabId: tab.id }, files: ['content.js'] })
+              .executeScript({ target: { tabId: tab.id, allFrames: true }, files: ['content.js'] })
               .catch((error: unknown) =>
                 this.context.log('inject.failed', { tabId: tab.id, error: errorMessage(error) }),
               ),

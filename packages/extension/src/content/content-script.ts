@@ -14,6 +14,7 @@ import {
 } from '@tabmcp/protocol';
 import { ErrorCode, isTabEnvelope, ProtocolError, withTimeout } from '@tabmcp/protocol/light';
 import { BRIDGE_CHANNEL, BRIDGE_SLEEP_EVENT, LOOK_NOW_EVENT } from '../bridge/channel';
+import { FRAME_CHANGED } from '../frame-messages';
 import { SLEEP_MESSAGE } from '../page-injection-messages';
 import { askForBridge } from './bridge-request';
 import { relayDialogs } from './dialog-relay';
@@ -22,6 +23,7 @@ import { documentTagSettled } from './document-tag';
 import { watchDomQuiet } from './dom-quiet';
 import { type DomToolSource, scheduleDomTools, withReadingTools } from './dom-tools';
 import { type Candidate, findPageServer } from './find-page-server';
+import { serveFrameRequests } from './frame-service';
 import { connectPort, type TabPort } from './port';
 import { SentToolList, toolUpdates } from './tool-updates';
 
@@ -306,6 +308,7 @@ const marker = Symbol.for('tabmcp.content');
 const scope = globalThis as { [marker]?: 'awake' | 'asleep' };
 
 async function wake(): Promise<void> {
+  const stopFrames = serveFrameRequests();
   const stopRelay = relayDialogs();
   // The bridge, when the site is allowed, is in the page before its tools are looked for.
   await askForBridge();
@@ -319,13 +322,32 @@ async function wake(): Promise<void> {
       // The extension was reloaded or removed: its listeners went with it.
     }
     stopRelay();
+    stopFrames();
     document.dispatchEvent(new CustomEvent(BRIDGE_SLEEP_EVENT));
     scope[marker] = 'asleep';
   });
   chrome.runtime.onMessage.addListener(onMessage);
 }
 
+/**
+ * A sub-frame's script opens no Port, publishes no tools and gets no bridge: it answers its
+ * parent's requests through the background (frame-service.ts) until the agents leave.
+ */
+function wakeInFrame(): void {
+  const stopFrames = serveFrameRequests();
+  // Its parent may have asked before this script ran (a frame loads after its page): it asks again now.
+  void chrome.runtime.sendMessage({ type: FRAME_CHANGED }).catch(() => {});
+  const onMessage = (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type !== SLEEP_MESSAGE) return;
+    stopFrames();
+    chrome.runtime.onMessage.removeListener(onMessage);
+    scope[marker] = 'asleep';
+  };
+  chrome.runtime.onMessage.addListener(onMessage);
+}
+
 if (scope[marker] !== 'awake') {
   scope[marker] = 'awake';
-  void wake().catch(reportError);
+  if (window === window.top) void wake().catch(reportError);
+  else wakeInFrame();
 }

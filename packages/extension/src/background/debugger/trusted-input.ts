@@ -1,7 +1,9 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
 // where classic is not (docs/architecture.md, "zod in the extension").
-import { errorMessage, type Logger } from '@tabmcp/protocol';
+import { errorMessage, type Logger, type SiteAccess } from '@tabmcp/protocol';
 import * as z from 'zod/mini';
+import type { FrameOffset } from '../../frame-messages';
+import { frameAllowed, pointInTop } from '../frames';
 import { inputMode } from '../input-mode';
 import { dragAndDrop, type Point, pressKey, typeText } from './cdp-input';
 import type { DebuggerSessions } from './debugger-sessions';
@@ -9,11 +11,16 @@ import type { DebuggerSessions } from './debugger-sessions';
 // z.number() refuses Infinity and NaN itself (classic's `.finite()` added nothing).
 const PointSchema = z.object({ x: z.number(), y: z.number() });
 
-/** What a content script may ask for, for its own tab only, at points of its own viewport. */
+/**
+ * What a content script may ask for, for its own tab only, at points of its own viewport: a frame's
+ * points are brought to the top viewport through its parents (background/frames.ts).
+ */
 const InputRequest = z.object({
   type: z.literal('tabmcp/input'),
   request: z.discriminatedUnion('op', [
     z.object({ op: z.literal('mode') }),
+    // Whether a frame's point is reached through its parents (a page covering its payment frame), in any input mode.
+    z.object({ op: z.literal('reach'), at: PointSchema }),
     z.object({ op: z.literal('hover'), at: PointSchema }),
     z.object({
       op: z.literal('click'),
@@ -59,13 +66,23 @@ export function noteAgentFiles(tabId: number, args: Record<string, unknown>): vo
  * content script may then use page events instead), `{ done: false, sent: true }` when input went
  * out and a later step failed (the action may have happened: it is never made a second time).
  */
-export function serveTrustedInput(debuggers: DebuggerSessions, log: Logger): void {
+export function serveTrustedInput(
+  debuggers: DebuggerSessions,
+  siteAccess: (url: string | undefined) => SiteAccess,
+  log: Logger,
+): void {
   chrome.runtime.onMessage.addListener((raw: unknown, sender, sendResponse) => {
     const tabId = sender.tab?.id;
-    if (sender.id !== chrome.runtime.id || tabId === undefined || sender.frameId !== 0) return false;
+    const frameId = sender.frameId;
+    if (sender.id !== chrome.runtime.id || tabId === undefined || frameId === undefined) return false;
     const parsed = InputRequest.safeParse(raw);
     if (!parsed.success) return false;
-    answer(debuggers, tabId, parsed.data.request).then(sendResponse, (error: unknown) => {
+    const request = parsed.data.request;
+    const asked =
+      frameId === 0 || request.op === 'mode'
+        ? answer(debuggers, tabId, request)
+        : inFrame(debuggers, tabId, frameId, request, siteAccess);
+    asked.then(sendResponse, (error: unknown) => {
       log('input.failed', { tabId, error: errorMessage(error) });
       sendResponse({ done: false, sent: true, reason: errorMessage(error) });
     });
@@ -75,7 +92,50 @@ export function serveTrustedInput(debuggers: DebuggerSessions, log: Logger): voi
 
 type InputAnswer = { done: boolean; sent?: boolean; mode?: string; reason?: string };
 
+/**
+ * Input asked for by a frame's content script (an agent's action on a control in a frame of another
+ * site): only while the frame's site is allowed, at its points brought to the top viewport, each
+ * checked on the way by the parent it passes (nothing is sent where something covers the frame).
+ */
+async function inFrame(
+  debuggers: DebuggerSessions,
+  tabId: number,
+  frameId: number,
+  request: InputRequest,
+  siteAccess: (url: string | undefined) => SiteAccess,
+): Promise<InputAnswer> {
+  if (!(await frameAllowed({ siteAccess }, tabId, frameId)))
+    return { done: false, sent: false, reason: "the frame's site is not allowed" };
+  // The file input is found by a search of the top document (upload below): not one in a frame.
+  if (request.op === 'upload') return { done: false, sent: false, reason: 'an upload into a frame of another site' };
+  const lift = async (at: Point): Promise<Point | string> => {
+    const outcome: FrameOffset = await pointInTop(tabId, frameId, at);
+    return 'covered' in outcome ? `the frame is covered there by ${outcome.covered}` : outcome.at;
+  };
+  // A covered frame is refused as if input had gone out (`sent`): the caller must not click through
+  // the cover with page events instead. Nothing was sent, and its answer says why.
+  const covered = (reason: string): InputAnswer => ({ done: false, sent: true, reason: `${reason}; nothing was sent` });
+  if (request.op === 'reach') {
+    const at = await lift(request.at);
+    return typeof at === 'string' ? { done: false, sent: false, reason: at } : { done: true };
+  }
+  if (request.op === 'drag') {
+    const from = await lift(request.from);
+    const to = await lift(request.to);
+    if (typeof from === 'string') return covered(from);
+    if (typeof to === 'string') return covered(to);
+    return answer(debuggers, tabId, { ...request, from, to });
+  }
+  if (request.op === 'hover' || request.op === 'click' || request.op === 'scroll') {
+    const at = await lift(request.at);
+    if (typeof at === 'string') return covered(at);
+    return answer(debuggers, tabId, { ...request, at });
+  }
+  return answer(debuggers, tabId, request);
+}
+
 async function answer(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
+  if (request.op === 'reach') return { done: true };
   const mode = await inputMode();
   if (request.op === 'mode') return { done: true, mode };
   if (mode === 'synthetic') return { done: false, sent: false, reason: 'tabmcp runs with --input synthetic' };

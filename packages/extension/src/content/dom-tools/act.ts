@@ -4,6 +4,7 @@ import { isTag } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
 import { errorResult } from './dom-tool';
 import { checkedState, describeElement, isCheckable, isDisabled, isInteractive, isTextField, roleOf } from './elements';
+import { callInFrame } from './frame-link';
 import { reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { fillText, pageTurn, pressKey, selectOption, setChecked } from './input';
@@ -62,6 +63,12 @@ export function actTool(name: string, context: ToolContext): DomTool {
     tool,
     isLive: () => true,
     run: async (args) => {
+      // A control in a frame of another site: its frame's own script acts (frame-link.ts).
+      const inFrame = context.handles.inFrame(args.handle);
+      if (inFrame)
+        return 'error' in inFrame
+          ? errorResult(inFrame.error)
+          : callInFrame(inFrame.frame, 'act', args, inFrame.handle);
       const resolved = context.handles.resolve(args.handle);
       if ('error' in resolved) return errorResult(resolved.error);
       const action = String(args.action) as Action;

@@ -2,6 +2,7 @@ import type { Tool } from '@tabmcp/protocol';
 import { cleanPageLine } from '@tabmcp/protocol/light';
 import { type DomTool, markedPageText } from './dom-tool';
 import { findPassages } from './find';
+import { readFrame } from './frame-link';
 import { isChrome, mainRoot } from './main-content';
 import { type RenderContext, renderUpTo } from './render';
 import { clean, pageText } from './text';
@@ -47,7 +48,7 @@ export function contentTool(name: string, context: RenderContext): DomTool {
       const offset = clamp(args.offset, 0, 0, Number.MAX_SAFE_INTEGER);
       // A find reads the whole page; a read walks only as far as the part it shows (tidying only shrinks it).
       const limit = query ? Number.POSITIVE_INFINITY : (offset + maxChars) * 2 + 1_000;
-      const { text, complete } = pageMarkdown(document, context, args.main === true, limit);
+      const { text, complete } = await readPage(document, context, args.main === true, limit);
       let body: string;
       let note: string;
       if (query) {
@@ -72,6 +73,24 @@ export function contentTool(name: string, context: RenderContext): DomTool {
       };
     },
   };
+}
+
+/**
+ * The page as a read writes it, its frames of another site read where they stand: a walk finds
+ * them, each is asked (in parallel, through the background) and the walk is made again with their
+ * reads. A page with none is walked once, as before.
+ */
+export async function readPage(doc: Document, context: RenderContext, main: boolean, limit: number) {
+  const frames = { found: [] as Element[], reads: new Map<Element, string>() };
+  const first = pageMarkdown(doc, { ...context, frames }, main, limit);
+  if (frames.found.length === 0) return first;
+  const asked = [...new Set(frames.found)];
+  const reads = await Promise.all(
+    asked.map(async (frame) => [frame, await readFrame(frame, context.handles, main, limit)] as const),
+  );
+  for (const [frame, read] of reads) frames.reads.set(frame, read);
+  frames.found.length = 0;
+  return pageMarkdown(doc, { ...context, frames }, main, limit);
 }
 
 function pageMarkdown(doc: Document, context: RenderContext, main: boolean, limit: number) {

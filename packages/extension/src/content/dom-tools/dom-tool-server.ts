@@ -12,7 +12,7 @@ import { buttonTools, linkTool } from './actions';
 import { recordChanges, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
-import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
+import { composedParent, composedQueryAll, composedRoots, frameDocument, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
   type DomTool,
@@ -26,13 +26,15 @@ import {
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
+import { describeInFrame, onFrameChanged } from './frame-link';
+import { FrameTools } from './frame-tools';
 import { Handles } from './handles';
 import { HoverRules } from './hover';
 import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { scrollTool } from './scroll';
 import { actAndObserve } from './settle';
-import { NameRegistry, pageText } from './text';
+import { isShown, NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 /** The changes that may change the tools: also what a load's readiness watches (content/dom-quiet.ts). */
@@ -70,10 +72,13 @@ function oneAtATime<T>(run: () => Promise<T>): Promise<T> {
   return turn;
 }
 
-/** One set of handles per document: every server of this page hands out the same ones. */
+/**
+ * One set of handles per document: every server of this page hands out the same ones. In a frame of
+ * another site they start with the frame's handle in its parent (`k512.`), given by the first request.
+ */
 let documentHandles: Handles | undefined;
-function handlesOfThisDocument(): Handles {
-  documentHandles ??= new Handles(describeElement, documentTag);
+function handlesOfThisDocument(prefix = ''): Handles {
+  documentHandles ??= new Handles(describeElement, documentTag, prefix);
   return documentHandles;
 }
 
@@ -87,10 +92,19 @@ function handlesOfThisDocument(): Handles {
 export class DomToolServer {
   readonly #doc: Document;
   readonly #reading: boolean;
+  /** Serving a frame of another site for its parent (frame-service.ts): its handles' prefix. */
+  readonly #frame: string | undefined;
   readonly #reserved: string[];
   readonly #context: ToolContext;
   #hover: HoverRules;
   #tools: DomTool[] = [];
+  /** The page's own derivation; #tools adds its frames' tools to it. */
+  #ownTools: DomTool[] = [];
+  readonly #frameTools = new FrameTools();
+  /** Its iframes of another origin, as of the last derivation. */
+  #frames: Element[] = [];
+  /** Publishes a list its frames changed after the derivation (they answer later); set by observe(). */
+  #framesChanged: (() => void) | undefined;
   #collections: Array<{ tool: string; collection: Collection }> = [];
   #signature = '';
   /** The document, its open shadow roots and same-origin frame documents, as of the last derivation. */
@@ -100,21 +114,27 @@ export class DomToolServer {
   /** Publishes a changed tool list; set by observe(). */
   #announce: (() => Promise<void>) | undefined;
 
-  constructor(doc: Document, options: { reading?: boolean; reserved?: string[] } = {}) {
+  constructor(doc: Document, options: { reading?: boolean; reserved?: string[]; frame?: string } = {}) {
     this.#doc = doc;
     this.#reading = options.reading ?? false;
+    this.#frame = options.frame;
     this.#reserved = options.reserved ?? [];
     this.#hover = new HoverRules([]);
     recordChanges(doc);
     const server = this;
     this.#context = {
-      handles: handlesOfThisDocument(),
+      handles: handlesOfThisDocument(options.frame),
       get hover() {
         return server.#hover;
       },
       perform: (done, action, options) => this.#perform(done, action, options),
     };
     this.refresh();
+  }
+
+  /** The handles, hover rules and way to act that a read of this document uses (a frame's, frame-service.ts). */
+  get context(): ToolContext {
+    return this.#context;
   }
 
   get tools(): Tool[] {
@@ -126,14 +146,26 @@ export class DomToolServer {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
-      this.#tools = this.#reading ? this.#readingTools() : this.#allTools();
+      this.#ownTools = this.#reading ? this.#readingTools() : this.#allTools();
       this.#roots = composedRoots(this.#doc);
+      this.#frames = this.#reading ? [] : otherOriginFrames(this.#doc);
     });
+    this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
+    if (this.#frames.length > 0 || this.#frameTools.entries.length > 0) void this.#askFrames();
     this.#watchRoots?.(this.#roots);
     const signature = JSON.stringify(this.tools);
     const changed = signature !== this.#signature;
     this.#signature = signature;
     return changed;
+  }
+
+  /** Its frames' tools, asked after the derivation; a change is published on its own. */
+  async #askFrames(): Promise<void> {
+    const taken = this.#ownTools.map((entry) => entry.tool.name);
+    if (!(await this.#frameTools.update(this.#frames, this.#context.handles, taken))) return;
+    this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
+    this.#signature = JSON.stringify(this.tools);
+    this.#framesChanged?.();
   }
 
   #readingTools(): DomTool[] {
@@ -210,9 +242,14 @@ export class DomToolServer {
    * What a call would act on, read without acting (DESCRIBE_CALL): the background asks before it
    * runs a call, to ask the person first when it matters (docs/user-guide.md, "Asking before it matters").
    */
-  describe(params: unknown): DescribedCall {
+  describe(params: unknown): DescribedCall | Promise<DescribedCall> {
     const { name, arguments: given } = (params ?? {}) as { name?: unknown; arguments?: Record<string, unknown> };
     const { args } = takeDocumentArgument(given ?? {});
+    // A handle in a frame of another site, or a frame's tool: that frame's script says what it acts on.
+    const inFrame = name === 'act' ? this.#context.handles.inFrame(args.handle) : undefined;
+    if (inFrame && !('error' in inFrame)) return describeInFrame(inFrame.frame, 'act', args);
+    const frameTool = this.#frameTools.describe(name, args);
+    if (frameTool) return frameTool;
     let entry = this.#tools.find((candidate) => candidate.tool.name === name);
     if (!entry?.isLive()) {
       this.refresh();
@@ -324,6 +361,9 @@ export class DomToolServer {
     pageChanged: () => void = () => void announce(),
   ): () => void {
     this.#announce = announce;
+    this.#framesChanged = pageChanged;
+    // A frame of another site started or changed its tools (frame-service.ts): the frames are asked anew.
+    const stopFrameChanges = onFrameChanged(() => void this.#askFrames());
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new MutationObserver((records) => {
       if (timer) return;
@@ -348,10 +388,17 @@ export class DomToolServer {
     };
     this.#watchRoots(this.#roots);
     return () => {
+      stopFrameChanges();
       this.#watchRoots = undefined;
       this.#announce = undefined;
+      this.#framesChanged = undefined;
       observer.disconnect();
       clearTimeout(timer);
     };
   }
+}
+
+/** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
+function otherOriginFrames(doc: Document): Element[] {
+  return composedQueryAll(doc, 'iframe, frame').filter((frame) => !frameDocument(frame) && isShown(frame));
 }

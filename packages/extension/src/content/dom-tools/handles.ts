@@ -8,6 +8,11 @@ import { DOCUMENT_TAGS } from '../../document-tag';
  * and write a fake token that points at it (docs/security.md, "Page text").
  */
 const HANDLE = /^([a-z])(\d{1,9})$/;
+/**
+ * A handle as the page read writes it: a control inside a frame of another site is written under
+ * its frame's handle (`k512.b301`: element b301 of the frame that is k512 here), at any depth.
+ */
+export const HANDLE_PATTERN = '(?:[a-z]\\d+\\.)*[a-z]\\d+';
 /** Dead references are swept when the map has doubled since the last sweep: linear in all. */
 const SWEEP_AT = 20_000;
 /** Numbers are drawn among at least this many times as many as were handed out. */
@@ -15,6 +20,8 @@ const SPARSENESS = 10;
 const MIN_DIGITS = 3;
 
 export type Resolved = { element: Element } | { error: string };
+/** A handle of a control inside a frame of another site: the frame's element here, and the whole handle. */
+export type InFrame = { frame: Element; handle: string };
 
 export class Handles {
   /** Asked at the first handle given or read, not before: the background's letter may arrive meanwhile. */
@@ -27,9 +34,13 @@ export class Handles {
   readonly #byHandle = new Map<string, WeakRef<Element>>();
   readonly #describe: (element: Element) => string;
 
-  constructor(describe: (element: Element) => string, chooseLetter: () => string = randomLetter) {
+  /** What every handle of this document starts with: its frame's handle in the page around it, or nothing. */
+  readonly #prefix: string;
+
+  constructor(describe: (element: Element) => string, chooseLetter: () => string = randomLetter, prefix = '') {
     this.#chooseLetter = chooseLetter;
     this.#describe = describe;
+    this.#prefix = prefix;
   }
 
   get letter(): string {
@@ -44,7 +55,7 @@ export class Handles {
       this.#sweep();
       this.#sweepAt = Math.max(SWEEP_AT, this.#byHandle.size * 2);
     }
-    const handle = `${this.letter}${this.#draw()}`;
+    const handle = `${this.#prefix}${this.letter}${this.#draw()}`;
     this.#byElement.set(element, handle);
     this.#byHandle.set(handle, new WeakRef(element));
     return handle;
@@ -53,10 +64,10 @@ export class Handles {
   /** The live element behind a handle, or a sentence saying why there is none and what to call. */
   resolve(raw: unknown): Resolved {
     const handle = typeof raw === 'string' ? raw.trim() : '';
-    const match = HANDLE.exec(handle);
+    const match = handle.startsWith(this.#prefix) ? HANDLE.exec(handle.slice(this.#prefix.length)) : null;
     if (!match) {
       return {
-        error: `"${String(raw).slice(0, 20)}" is not a handle; handles look like ${this.letter}3081 and come from get_page_content.`,
+        error: `"${String(raw).slice(0, 20)}" is not a handle; handles look like ${this.#prefix}${this.letter}3081 and come from get_page_content.`,
       };
     }
     if (match[1] !== this.letter) {
@@ -78,6 +89,23 @@ export class Handles {
       };
     }
     return { element };
+  }
+
+  /**
+   * The frame a handle of a control inside a frame of another site goes through (`k512.b301`: the
+   * iframe k512 of this document), or undefined for a handle of this document's own.
+   */
+  inFrame(raw: unknown): InFrame | { error: string } | undefined {
+    const handle = typeof raw === 'string' ? raw.trim() : '';
+    if (!handle.startsWith(this.#prefix)) return undefined;
+    const dot = handle.indexOf('.', this.#prefix.length);
+    if (dot < 0) return undefined;
+    const resolved = this.resolve(handle.slice(0, dot));
+    if ('error' in resolved) return resolved;
+    const tag = resolved.element.localName;
+    if (tag !== 'iframe' && tag !== 'frame')
+      return { error: `${handle.slice(0, dot)} is no frame; ${handle} names nothing.` };
+    return { frame: resolved.element, handle };
   }
 
   /** A number not handed out yet, with enough digits that guessing one is a long shot (1 in 9,000 or fewer). */

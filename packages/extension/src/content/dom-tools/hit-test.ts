@@ -80,12 +80,13 @@ export function reachAt(element: Element, local: Point): true | Element | null {
   const hit = hitIn(doc, local.x, local.y);
   if (!hit) return null;
   if (!landsOn(element, hit)) return hit;
-  // Every frame on the way must be what the top page's pointer reaches too.
+  // Every frame on the way must be what the top page's pointer reaches too. A frame whose parent is
+  // of another site has no frameElement here: its parent's script checks its own part (frame-service.ts).
   let view = doc.defaultView;
   let point = local;
   while (view && view !== window.top) {
     const frame = view.frameElement;
-    if (!frame) return null;
+    if (!frame) break;
     const frameBox = frame.getBoundingClientRect();
     point = { x: point.x + frameBox.left + frame.clientLeft, y: point.y + frameBox.top + frame.clientTop };
     const outer = hitIn(frame.ownerDocument, point.x, point.y);
@@ -143,8 +144,12 @@ function candidatePoints(box: DOMRect): Point[] {
   return points.filter((point) => point.x >= 0 && point.y >= 0 && point.x < width && point.y < height);
 }
 
-/** The element's frame's origin in the top viewport; undefined when a frame on the way is cross-origin. */
-function frameOffset(doc: Document): Point | undefined {
+/**
+ * The element's frame's origin in this script's viewport: the top's, or in a frame of another site
+ * its own (the background adds each parent's offset, background/frames.ts). Undefined when a frame
+ * on the way cannot be looked at.
+ */
+export function frameOffset(doc: Document): Point | undefined {
   let x = 0;
   let y = 0;
   let view = doc.defaultView;
@@ -155,7 +160,7 @@ function frameOffset(doc: Document): Point | undefined {
     } catch {
       return undefined;
     }
-    if (!frame) return undefined;
+    if (!frame) break;
     const box = frame.getBoundingClientRect();
     x += box.left + frame.clientLeft;
     y += box.top + frame.clientTop;

@@ -1,5 +1,7 @@
+import { HANDLE_PATTERN } from './handles';
+
 /** A token's handle as the page read writes it, closing bracket included: `[button "Add" k12]`. */
-const HANDLE = / [a-z]\d+\]/g;
+const HANDLE = new RegExp(` ${HANDLE_PATTERN}\\]`, 'g');
 
 /** The handles a line of the page read holds, joined: lines with the same elements have the same. */
 export function handlesOf(line: string): string {

@@ -1,3 +1,4 @@
+import { HANDLE_PATTERN } from './handles';
 import { withoutHandles } from './line-handles';
 
 /**
@@ -11,7 +12,7 @@ export function removedLine(line: string): string {
 }
 
 /** One token as the page read writes it (names never hold brackets), with a link's address after it. */
-const TOKEN = /\[([a-z]+)[^[\]]* [a-z]\d+\](?:\([^)\s]*\))?/g;
+const TOKEN = new RegExp(`\\[([a-z]+)[^[\\]]* ${HANDLE_PATTERN}\\](?:\\([^)\\s]*\\))?`, 'g');
 /** Runs up to this long are written whole. */
 const WHOLE_RUN = 3;
 

@@ -1,6 +1,7 @@
 import { composedChildNodes, composedQuery, composedQueryAll, frameDocument, isTag } from './composed-tree';
 import { isInteractive, token } from './elements';
-import type { Handles } from './handles';
+import { frameLine } from './frame-link';
+import { HANDLE_PATTERN, type Handles } from './handles';
 import type { HoverRules } from './hover';
 import { accessibleName, clean, isShown, pageText, quoted, shortHref, visibleText } from './text';
 import { textInvisible } from './visibility';
@@ -50,6 +51,11 @@ const MAX_TOKEN_TEXT = 100;
 export interface RenderContext {
   handles: Handles;
   hover: HoverRules;
+  /**
+   * Frames of another site: those the walk met (`found`), and what each reads as once asked
+   * (`reads`, frame-link.ts); a walk without them writes a frame as one line.
+   */
+  frames?: { found: Element[]; reads: Map<Element, string> };
 }
 
 /**
@@ -165,10 +171,14 @@ class Walker {
         out.push('\n');
         return;
       case 'IFRAME':
-        // A same-origin frame reads as part of the page; a cross-origin one says it is there.
+        // A same-origin frame reads as part of the page; a cross-origin one as its own script read it, if asked.
         if (!frameDocument(element)) {
-          const title = element.getAttribute('title');
-          out.push(`\n[frame${title ? ` ${quoted(title)}` : ''} (another site: not read)]\n`);
+          const frames = this.#context.frames;
+          const read = frames?.reads.get(element);
+          if (read === undefined) frames?.found.push(element);
+          const written = read ?? frameLine(element, this.#context.handles);
+          this.#budget.written += written.length;
+          out.push(written);
           return;
         }
         out.push('\n');
@@ -280,7 +290,7 @@ function endsWithWords(out: readonly string[], words: string): boolean {
 }
 
 /** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
-const NAMELESS = /^\[(button|link|clickable|menuitem|tab)( \([^)]*\))? [a-z]\d+\]$/;
+const NAMELESS = new RegExp(`^\\[(button|link|clickable|menuitem|tab)( \\([^)]*\\))? ${HANDLE_PATTERN}\\]$`);
 const LINE_ROLES = new Set(['row', 'treeitem']);
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 // A hidden input (a form value a component keeps beside its control) is no control a person sees.

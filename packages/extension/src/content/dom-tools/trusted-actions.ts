@@ -7,7 +7,7 @@ import { type Point, reach, reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { doubleClick, hover, pageTurn } from './input';
 import { isShown } from './text';
-import { currentInputMode, filtersAsTyped, pointOf, sendTrusted } from './trusted';
+import { currentInputMode, filtersAsTyped, frameCover, pointOf, sendTrusted } from './trusted';
 
 /**
  * Actions as a person makes them (docs/dom-tools.md, "Trusted input"): with `--input auto` (the
@@ -47,6 +47,7 @@ export function aimAt(target: Element, scroll = true): Aim {
  * Throws, with what happened, when the click could not be made; never sends it a second time.
  */
 export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): Promise<void> {
+  await assertFrameReached(aim, 'nothing was pressed');
   if ((await currentInputMode()) !== 'synthetic') {
     const moved = await sendTrusted({ op: 'hover', at: aim.at });
     if (moved.done) {
@@ -80,6 +81,7 @@ async function reaim(aim: Aim & { reached: true }): Promise<void> {
 
 /** A hover (`:hover` needs the browser's pointer); page events where it cannot be sent. */
 export async function pointerHover(aim: Aim & { reached: true }): Promise<void> {
+  await assertFrameReached(aim, 'the pointer was not moved');
   if ((await currentInputMode()) !== 'synthetic') {
     const moved = await sendTrusted({ op: 'hover', at: aim.at });
     if (moved.done) return;
@@ -107,6 +109,12 @@ export async function syntheticPointer(element: Element, action: 'click' | 'dblc
   if (action === 'hover') hover(element);
   else if (action === 'dblclick') doubleClick(element);
   else await clickInTurns(element);
+}
+
+/** In a frame of another site, trusted input or page events alike: refused where a page around the frame covers it. */
+async function assertFrameReached(aim: Aim & { reached: true }, outcome: string): Promise<void> {
+  const cover = await frameCover(aim.at);
+  if (cover) throw new Error(`${describeElement(aim.target)} is out of reach: ${cover}; ${outcome}`);
 }
 
 function assertStillReached(aim: Aim & { reached: true }, outcome: string): void {

@@ -23,7 +23,7 @@ type Answer = { done?: boolean; sent?: boolean; mode?: string; reason?: string }
 /** Whether the browser's input was sent, and whether any of it reached the page (then it is never sent again by other means). */
 export type TrustedOutcome = { done: boolean; sent: boolean; reason?: string };
 
-async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
+async function ask(request: TrustedRequest | { op: 'mode' } | { op: 'reach'; at: Point }): Promise<Answer> {
   // Outside an extension's content script (the DOM tools analysed in a bare page) there is no background to ask.
   if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
     return { done: false, sent: false, reason: 'no browser input here' };
@@ -34,6 +34,17 @@ async function ask(request: TrustedRequest | { op: 'mode' }): Promise<Answer> {
 export async function currentInputMode(): Promise<InputModeName> {
   const mode = (await ask({ op: 'mode' }))?.mode;
   return mode === 'trusted' || mode === 'synthetic' ? mode : 'auto';
+}
+
+/**
+ * In a frame of another site, what covers the frame at `at` (its own viewport's point) in a page
+ * around it: each parent's script hit-tests its iframe there (background/frames.ts). Undefined when
+ * nothing does, and at once in the top document, whose own hit test covers every frame it can see.
+ */
+export async function frameCover(at: Point): Promise<string | undefined> {
+  if (window === window.top) return undefined;
+  const answer = await ask({ op: 'reach', at });
+  return answer?.done === true ? undefined : (answer?.reason ?? 'no answer from the extension');
 }
 
 /**

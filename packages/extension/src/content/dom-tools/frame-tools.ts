@@ -1,0 +1,56 @@
+import type { DescribedCall, Tool } from '@tabmcp/protocol';
+import type { DomTool } from './dom-tool';
+import { callInFrame, describeInFrame, toolsOfFrame } from './frame-link';
+import type { Handles } from './handles';
+import { NameRegistry } from './text';
+
+/** A frame's tools that stay its own: the page's read, links, `act` and `scroll` reach into the frame already. */
+const PAGE_WIDE = new Set(['get_page_content', 'open_link', 'act', 'scroll']);
+
+/** Only the frame's own tools, as it answers `tools` to its parent (frame-service.ts). */
+export function toolsForParent(tools: Tool[]): Tool[] {
+  return tools.filter((tool) => !PAGE_WIDE.has(tool.name));
+}
+
+/**
+ * The derived tools of a page's frames of another origin, in the page's own list (docs/dom-tools.md,
+ * "Shadow DOM and frames"): each frame of an allowed site is asked for its tools (`fill_card_number`,
+ * `click_pay`), named beside the page's (a clash gets `_2`), described as the frame's, and a call of
+ * one runs in that frame's script. The list comes after the page's own derivation, asynchronously.
+ */
+export class FrameTools {
+  #entries: Array<{ entry: DomTool; frame: Element; name: string }> = [];
+  /** Only the newest update is kept: an older answer that comes late is dropped. */
+  #generation = 0;
+
+  get entries(): DomTool[] {
+    return this.#entries.map(({ entry }) => entry);
+  }
+
+  /** Asks `frames` for their tools, named around `taken`; true when the list changed. */
+  async update(frames: Element[], handles: Pick<Handles, 'of'>, taken: Iterable<string>): Promise<boolean> {
+    const generation = ++this.#generation;
+    const lists = await Promise.all(frames.map(async (frame) => ({ frame, list: await toolsOfFrame(frame, handles) })));
+    if (generation !== this.#generation) return false;
+    const names = new NameRegistry(taken);
+    const before = JSON.stringify(this.entries.map((entry) => entry.tool));
+    this.#entries = lists.flatMap(({ frame, list }) =>
+      (list?.tools ?? []).map((tool) => {
+        const name = names.claim(tool.name);
+        const entry: DomTool = {
+          tool: { ...tool, name, description: `In the frame of ${list?.origin}: ${tool.description ?? ''}` },
+          isLive: () => frame.isConnected,
+          run: (args) => callInFrame(frame, tool.name, args, name),
+        };
+        return { entry, frame, name: tool.name };
+      }),
+    );
+    return JSON.stringify(this.entries.map((entry) => entry.tool)) !== before;
+  }
+
+  /** What a call of one of these tools would act on, read by its frame; undefined for a name that is not one. */
+  describe(name: unknown, args: Record<string, unknown>): Promise<DescribedCall> | undefined {
+    const found = this.#entries.find(({ entry }) => entry.tool.name === name);
+    return found ? describeInFrame(found.frame, found.name, args) : undefined;
+  }
+}
