@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { devtoolsPortOf } from '../test-support/cdp';
@@ -99,6 +100,34 @@ describe('asking the person before a consequential action', () => {
     assert.equal(await seen('cleared'), 1);
   });
 
+  it('a call that waits for the person says so before its answer: progress with a token, a log line without', async () => {
+    const name = await payTool();
+    const progress: string[] = [];
+    const withToken = scene.agent.client.callTool({ name, arguments: card }, undefined, {
+      onprogress: ({ message }) => progress.push(message ?? ''),
+      resetTimeoutOnProgress: true,
+    });
+    await textIn(port, '/confirm.html', '#tool');
+    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open');
+    assert.match(said, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), said);
+    assert.match(said, /until \d\d:\d\d:\d\dZ at most \(45 s\)/, said);
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf((await withToken) as CallToolResult), /"confirmation":"denied by the person"/);
+    await noPageAt(port, '/confirm.html');
+
+    const logged: string[] = [];
+    scene.agent.client.setNotificationHandler(LoggingMessageNotificationSchema, async ({ params }) => {
+      logged.push(String(params.data));
+    });
+    const withoutToken = scene.agent.call(name, card);
+    await textIn(port, '/confirm.html', '#tool');
+    const line = await waitFor(() => logged[0], 10_000, 'a log line while the prompt is open');
+    assert.match(line, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), line);
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf(await withoutToken), /"confirmation":"denied by the person"/);
+    assert.equal(await seen('payments'), 1, 'only the payment allowed earlier was made');
+  });
+
   it('"Always for this site": later actions there run unasked, and the answer says whose policy allowed them', async () => {
     const first = scene.agent.call('delete_address');
     await clickIn(port, '/confirm.html', '#allow-always');
@@ -129,6 +158,8 @@ describe('asking the person before a consequential action', () => {
       /handle_dialog.*done$/,
       /clear_history.*done$/,
       /handle_dialog.*done.*confirmed by you/,
+      /pay_.*denied.*denied by you/,
+      /pay_.*denied.*denied by you/,
       /delete_address.*done.*confirmed by you/,
       /delete_address.*done.*allowed by policy/,
     ];

@@ -6,6 +6,7 @@ import {
   isOpenableUrl,
   OPENABLE_URLS,
   PAGE_LOAD_BUDGET_MS,
+  type PersonWait,
   ProtocolError,
   type ServerRequest,
   waitUntil,
@@ -44,7 +45,12 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
           answerAroundDialogs(tabId, toolName, args, () =>
             callToolReportingNavigation(hub, tabId, toolName, args, timeoutMs),
           ),
-        { askClient, confirmed },
+        // Mid-call word that the call waits for the person: its server tells the agent (MCP progress).
+        {
+          askClient,
+          confirmed,
+          onWaiting: (wait) => reply({ type: 'waitingForPerson', requestId: request.callId, wait }),
+        },
       ),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
@@ -53,7 +59,8 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
     return;
   }
   if (request.type === 'callHubTool') {
-    callHubToolReportingNavigation(hub, request.name, request.args, request.timeoutMs).then(
+    const onWaiting = (wait: PersonWait) => reply({ type: 'waitingForPerson', requestId: request.requestId, wait });
+    callHubToolReportingNavigation(hub, request.name, request.args, request.timeoutMs, onWaiting).then(
       (result) => reply({ type: 'response', requestId: request.requestId, result }),
       (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
     );
