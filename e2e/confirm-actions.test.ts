@@ -100,6 +100,20 @@ describe('asking the person before a consequential action', () => {
     assert.equal(await seen('cleared'), 1);
   });
 
+  it("the prompt's window is no tab of the agent's: list_tabs leaves it out and the focus stays", async () => {
+    const name = await payTool();
+    const paying = scene.agent.call(name, card);
+    await textIn(port, '/confirm.html', '#tool');
+    // The prompt's tab was created and focused by now; the server heard of it, or of nothing.
+    const listed = await scene.agent.json<{ tabs: Array<{ url: string; focused?: boolean }> }>('list_tabs');
+    // Answered before the checks, so a failing check leaves no prompt open for the next test.
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf(await paying), /"confirmation":"denied by the person"/);
+    const said = JSON.stringify(listed);
+    assert.ok(!listed.tabs.some((tab) => tab.url.startsWith(EXTENSION_ORIGIN)), said);
+    assert.match(listed.tabs.find((tab) => tab.focused)?.url ?? '', /\/widgets\/checkout\.html$/, said);
+  });
+
   it('a call that waits for the person says so before its answer: progress with a token, a log line without', async () => {
     const name = await payTool();
     const progress: string[] = [];
@@ -158,6 +172,7 @@ describe('asking the person before a consequential action', () => {
       /handle_dialog.*done$/,
       /clear_history.*done$/,
       /handle_dialog.*done.*confirmed by you/,
+      /pay_.*denied.*denied by you/,
       /pay_.*denied.*denied by you/,
       /pay_.*denied.*denied by you/,
       /delete_address.*done.*confirmed by you/,

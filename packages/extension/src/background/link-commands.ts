@@ -16,9 +16,10 @@ import { askBeforeConsequences } from './confirm/confirm-gate';
 import { setAgentConfirmMode } from './confirm/policy-store';
 import { answerAroundDialogs } from './dialogs/dialog-gate';
 import { setServerInputMode } from './input-mode';
-import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
+import { keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { reportingOpenedTabs } from './opened-tabs';
+import { isOwnPage } from './own-pages';
 import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
 
@@ -107,7 +108,7 @@ async function run(
         type: 'connected',
         requestId: request.requestId,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined && !isKeeper(tab)).map((tab) => tabInfoOf(hub, tab)),
+        tabs: tabs.filter((tab) => tab.id !== undefined && !isOwnPage(tab)).map((tab) => tabInfoOf(hub, tab)),
       };
     }
     case 'openTab': {
@@ -166,7 +167,7 @@ export function refuseUnsafeUrl(url: string): void {
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab || isKeeper(tab))
+  if (!tab || isOwnPage(tab))
     throw new ProtocolError(ErrorCode.TabNotFound, `No tab with id ${tabId}. Call list_tabs to see the open tabs.`);
   return tab;
 }
