@@ -236,3 +236,43 @@ describe("asking the person in the agent's client (elicitation)", () => {
     assert.equal(questions.length, 2);
   });
 });
+
+/**
+ * A tool the page publishes is judged by its annotations, which the hub holds: the gate asks the tab
+ * nothing before it (only tabmcp's own reading tools are described), and a tool marked destructive
+ * still waits for the person on a site that asks.
+ */
+describe("a page's own tool marked destructive", () => {
+  let scene: Scene;
+  let port = '';
+  const shop = '/shop/index.html';
+
+  before(async () => {
+    scene = await startScene(['--launch', '--confirm', 'ask']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(scene.agent.stderr())?.[1], 10_000, 'profile');
+    port = await devtoolsPortOf(profileDir, 10_000);
+    await scene.agent.json('open_tab', { url: `${scene.site.url}${shop}` });
+    await evaluateIn(
+      scene.agent.stderr,
+      shop,
+      `(shop.addTool({ name: 'empty_cart', description: 'Empties the cart', inputSchema: { type: 'object', properties: {} },
+          annotations: { destructiveHint: true } }, () => { window.emptied = (window.emptied ?? 0) + 1; return { emptied: true }; }), true)`,
+    );
+    await waitFor(async () => (await scene.agent.toolNames()).includes('empty_cart'), 10_000, 'empty_cart listed');
+  });
+  after(() => scene?.close());
+
+  it('waits for the person, and Deny refuses it; a read-only tool runs unasked', async () => {
+    const emptying = scene.agent.call('empty_cart');
+    assert.match(await textIn(port, '/confirm.html', '#reasons'), /marks this tool destructive/i);
+    await clickIn(port, '/confirm.html', '#deny');
+    const denied = await emptying;
+    assert.equal(denied.isError, true, textOf(denied));
+    assert.match(textOf(denied), /denied by the person/);
+    assert.equal(await evaluateIn<number>(scene.agent.stderr, shop, 'window.emptied ?? 0'), 0);
+    const cart = await scene.agent.call('get_cart');
+    assert.notEqual(cart.isError, true, textOf(cart));
+    assert.doesNotMatch(textOf(cart), /confirmation/);
+  });
+});
