@@ -4,10 +4,12 @@ import {
   type JsonRpcId,
   JsonRpcMessage,
   type Logger,
+  type PersonWait,
   ProtocolError,
   ProxyAuthenticatedParams,
   parseMessage,
   validate,
+  WAITING_FOR_PERSON_NOTIFICATION,
 } from '@tabmcp/protocol';
 import { type ProxyConfig, proxyInstanceKey } from './proxy-config';
 import { refreshDelayMs } from './token-expiry';
@@ -26,7 +28,12 @@ export interface ProxyLinkStatus {
 }
 
 /** Answers one forwarded request: a result (never undefined) or a thrown error. */
-export type MethodRunner = (method: string, params: unknown) => Promise<unknown>;
+export type MethodRunner = (method: string, params: unknown, call: RemoteCall) => Promise<unknown>;
+
+/** What a forwarded request may say before its answer: that it waits for the person to confirm it. */
+export interface RemoteCall {
+  onWaiting(wait: PersonWait): void;
+}
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
@@ -167,7 +174,13 @@ export class ProxyLink {
         );
       return;
     }
-    this.#run(method, params).then(
+    // Mid-call word goes as a notification naming the request: the proxy relays it to the attached clients.
+    const onWaiting = (wait: PersonWait) => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const notice = { requestId: String(id), wait };
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: WAITING_FOR_PERSON_NOTIFICATION, params: notice }));
+    };
+    this.#run(method, params, { onWaiting }).then(
       (result) => this.#reply(socket, id, { result: result ?? {} }),
       (error: unknown) => this.#reply(socket, id, { error }),
     );

@@ -86,11 +86,20 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       await getTab(tabId);
       return { tabId, tools: hub.toolsOf(tabId) };
     },
-    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
-      // A remote agent's call passes the same gates as a local one: the person is asked first when it matters.
+    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }, { onWaiting }) =>
+      // A remote agent's call passes the same gates as a local one: the person is asked first when it matters,
+      // and the agent hears that its call waits for them (a notification through the proxy).
       reportingOpenedTabs(tabId, () =>
-        askBeforeConsequences(hub, tabId, name, args, () =>
-          answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+        askBeforeConsequences(
+          hub,
+          tabId,
+          name,
+          args,
+          () =>
+            answerAroundDialogs(tabId, name, args, () =>
+              callToolReportingNavigation(hub, tabId, name, args, timeoutMs),
+            ),
+          { onWaiting },
         ),
       ),
     pageRequest: async ({ tabId, method, params }) =>
