@@ -43,9 +43,10 @@ const MAX_REPLY_BYTES = 1_000_000;
 const MAX_INCOMING_BYTES = 4 * 1024 * 1024;
 
 /**
- * Proxy mode's WebSocket to `<proxyUrl>/extension` (docs/requirements.md#remote-proxy). Passive: it sends nothing
- * of its own; it answers the proxy's `authenticate` with the browser name and token, then answers
- * every forwarded request with exactly one `result` or `error` under the id it came with.
+ * Proxy mode's WebSocket to `<proxyUrl>/extension` (docs/requirements.md#remote-proxy). Passive: it sends no
+ * request of its own; it answers the proxy's `authenticate` with the browser name and token, then answers
+ * every forwarded request with exactly one `result` or `error` under the id it came with (before which a
+ * call that waits for the person says so in a `tabmcp/waitingForPerson` notification naming that id).
  * It reconnects with backoff, and before the token expires it looks for a newer one and reconnects
  * with it (the extension cannot mint tokens: the user or a companion process stores a new one).
  */
