@@ -276,3 +276,37 @@ describe("a page's own tool marked destructive", () => {
     assert.doesNotMatch(textOf(cart), /confirmation/);
   });
 });
+
+/** The `all` view's calls by hub name pass the same gate, and say the same while they wait. */
+describe('a call by hub name (--view all) waiting for the person', () => {
+  let scene: Scene;
+  let port = '';
+
+  before(async () => {
+    scene = await startScene(['--launch', '--confirm', 'ask', '--view', 'all']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(scene.agent.stderr())?.[1], 10_000, 'profile');
+    port = await devtoolsPortOf(profileDir, 10_000);
+    await scene.agent.json('open_tab', { url: `${scene.site.url}/widgets/checkout.html` });
+  });
+  after(() => scene?.close());
+
+  it('hears progress saying so before the answer', async () => {
+    const name = await waitFor(
+      async () => (await scene.agent.toolNames()).find((candidate) => /^website_tool_.*_pay_/.test(candidate)),
+      10_000,
+      'the pay tool under its hub name',
+    );
+    const progress: string[] = [];
+    const paying = scene.agent.client.callTool(
+      { name, arguments: { holder: 'Ada Lovelace', card: '4242 4242 4242 4242', cvc: '123' } },
+      undefined,
+      { onprogress: ({ message }) => progress.push(message ?? ''), resetTimeoutOnProgress: true },
+    );
+    await textIn(port, '/confirm.html', '#tool');
+    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open');
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf((await paying) as CallToolResult), /"confirmation":"denied by the person"/);
+    assert.match(said, /waiting for the person to confirm pay_\S* on 127\.0\.0\.1/, said);
+  });
+});
