@@ -26,7 +26,7 @@ export const PERSON_WAIT_MS = 45_000;
  * A call that waits for the person (the browser's prompt is open), said mid-call so the agent hears
  * it before the answer: which site and tool, since when, and the latest the answer can come (since +
  * PERSON_WAIT_MS). Sent on the browser link as `waitingForPerson` and through a proxy as
- * WAITING_FOR_PERSON; the server turns it into MCP progress (docs/user-guide.md, "While it waits").
+ * WAITING_FOR_PERSON_NOTIFICATION; the server turns it into MCP progress (docs/user-guide.md, "Asking before it matters").
  */
 export const PersonWait = z.object({
   site: z.string().check(z.maxLength(253)),
