@@ -122,10 +122,13 @@ describe('asking the person before a consequential action', () => {
       resetTimeoutOnProgress: true,
     });
     await textIn(port, '/confirm.html', '#tool');
-    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open');
+    // Denied whatever is heard, so a failing check leaves no prompt open for the next test.
+    const deny = () => clickIn(port, '/confirm.html', '#deny');
+    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open').finally(
+      deny,
+    );
     assert.match(said, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), said);
     assert.match(said, /until \d\d:\d\d:\d\dZ at most \(45 s\)/, said);
-    await clickIn(port, '/confirm.html', '#deny');
     assert.match(textOf((await withToken) as CallToolResult), /"confirmation":"denied by the person"/);
     await noPageAt(port, '/confirm.html');
 
@@ -135,9 +138,8 @@ describe('asking the person before a consequential action', () => {
     });
     const withoutToken = scene.agent.call(name, card);
     await textIn(port, '/confirm.html', '#tool');
-    const line = await waitFor(() => logged[0], 10_000, 'a log line while the prompt is open');
+    const line = await waitFor(() => logged[0], 10_000, 'a log line while the prompt is open').finally(deny);
     assert.match(line, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), line);
-    await clickIn(port, '/confirm.html', '#deny');
     assert.match(textOf(await withoutToken), /"confirmation":"denied by the person"/);
     assert.equal(await seen('payments'), 1, 'only the payment allowed earlier was made');
   });
