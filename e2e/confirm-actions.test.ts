@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { type CallToolResult, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { EXTENSION_ORIGIN } from '@tabmcp/protocol';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
 import { devtoolsPortOf } from '../test-support/cdp';
@@ -99,6 +100,50 @@ describe('asking the person before a consequential action', () => {
     assert.equal(await seen('cleared'), 1);
   });
 
+  it("the prompt's window is no tab of the agent's: list_tabs leaves it out and the focus stays", async () => {
+    const name = await payTool();
+    const paying = scene.agent.call(name, card);
+    await textIn(port, '/confirm.html', '#tool');
+    // The prompt's tab was created and focused by now; the server heard of it, or of nothing.
+    const listed = await scene.agent.json<{ tabs: Array<{ url: string; focused?: boolean }> }>('list_tabs');
+    // Answered before the checks, so a failing check leaves no prompt open for the next test.
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf(await paying), /"confirmation":"denied by the person"/);
+    const said = JSON.stringify(listed);
+    assert.ok(!listed.tabs.some((tab) => tab.url.startsWith(EXTENSION_ORIGIN)), said);
+    assert.match(listed.tabs.find((tab) => tab.focused)?.url ?? '', /\/widgets\/checkout\.html$/, said);
+  });
+
+  it('a call that waits for the person says so before its answer: progress with a token, a log line without', async () => {
+    const name = await payTool();
+    const progress: string[] = [];
+    const withToken = scene.agent.client.callTool({ name, arguments: card }, undefined, {
+      onprogress: ({ message }) => progress.push(message ?? ''),
+      resetTimeoutOnProgress: true,
+    });
+    await textIn(port, '/confirm.html', '#tool');
+    // Denied whatever is heard, so a failing check leaves no prompt open for the next test.
+    const deny = () => clickIn(port, '/confirm.html', '#deny');
+    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open').finally(
+      deny,
+    );
+    assert.match(said, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), said);
+    assert.match(said, /until \d\d:\d\d:\d\dZ at most \(45 s\)/, said);
+    assert.match(textOf((await withToken) as CallToolResult), /"confirmation":"denied by the person"/);
+    await noPageAt(port, '/confirm.html');
+
+    const logged: string[] = [];
+    scene.agent.client.setNotificationHandler(LoggingMessageNotificationSchema, async ({ params }) => {
+      logged.push(String(params.data));
+    });
+    const withoutToken = scene.agent.call(name, card);
+    await textIn(port, '/confirm.html', '#tool');
+    const line = await waitFor(() => logged[0], 10_000, 'a log line while the prompt is open').finally(deny);
+    assert.match(line, new RegExp(`waiting for the person to confirm ${name} on 127\\.0\\.0\\.1`), line);
+    assert.match(textOf(await withoutToken), /"confirmation":"denied by the person"/);
+    assert.equal(await seen('payments'), 1, 'only the payment allowed earlier was made');
+  });
+
   it('"Always for this site": later actions there run unasked, and the answer says whose policy allowed them', async () => {
     const first = scene.agent.call('delete_address');
     await clickIn(port, '/confirm.html', '#allow-always');
@@ -129,6 +174,9 @@ describe('asking the person before a consequential action', () => {
       /handle_dialog.*done$/,
       /clear_history.*done$/,
       /handle_dialog.*done.*confirmed by you/,
+      /pay_.*denied.*denied by you/,
+      /pay_.*denied.*denied by you/,
+      /pay_.*denied.*denied by you/,
       /delete_address.*done.*confirmed by you/,
       /delete_address.*done.*allowed by policy/,
     ];
@@ -188,5 +236,79 @@ describe("asking the person in the agent's client (elicitation)", () => {
     // Not consequential: nobody is asked.
     await agent.call('show_help');
     assert.equal(questions.length, 2);
+  });
+});
+
+/**
+ * A tool the page publishes is judged by its annotations, which the hub holds: the gate asks the tab
+ * nothing before it (only tabmcp's own reading tools are described), and a tool marked destructive
+ * still waits for the person on a site that asks.
+ */
+describe("a page's own tool marked destructive", () => {
+  let scene: Scene;
+  let port = '';
+  const shop = '/shop/index.html';
+
+  before(async () => {
+    scene = await startScene(['--launch', '--confirm', 'ask']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(scene.agent.stderr())?.[1], 10_000, 'profile');
+    port = await devtoolsPortOf(profileDir, 10_000);
+    await scene.agent.json('open_tab', { url: `${scene.site.url}${shop}` });
+    await evaluateIn(
+      scene.agent.stderr,
+      shop,
+      `(shop.addTool({ name: 'empty_cart', description: 'Empties the cart', inputSchema: { type: 'object', properties: {} },
+          annotations: { destructiveHint: true } }, () => { window.emptied = (window.emptied ?? 0) + 1; return { emptied: true }; }), true)`,
+    );
+    await waitFor(async () => (await scene.agent.toolNames()).includes('empty_cart'), 10_000, 'empty_cart listed');
+  });
+  after(() => scene?.close());
+
+  it('waits for the person, and Deny refuses it; a read-only tool runs unasked', async () => {
+    const emptying = scene.agent.call('empty_cart');
+    assert.match(await textIn(port, '/confirm.html', '#reasons'), /marks this tool destructive/i);
+    await clickIn(port, '/confirm.html', '#deny');
+    const denied = await emptying;
+    assert.equal(denied.isError, true, textOf(denied));
+    assert.match(textOf(denied), /denied by the person/);
+    assert.equal(await evaluateIn<number>(scene.agent.stderr, shop, 'window.emptied ?? 0'), 0);
+    const cart = await scene.agent.call('get_cart');
+    assert.notEqual(cart.isError, true, textOf(cart));
+    assert.doesNotMatch(textOf(cart), /confirmation/);
+  });
+});
+
+/** The `all` view's calls by hub name pass the same gate, and say the same while they wait. */
+describe('a call by hub name (--view all) waiting for the person', () => {
+  let scene: Scene;
+  let port = '';
+
+  before(async () => {
+    scene = await startScene(['--launch', '--confirm', 'ask', '--view', 'all']);
+    await waitFor(async () => (await scene.agent.call('connect_browser')).isError !== true, 20_000, 'the browser');
+    const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(scene.agent.stderr())?.[1], 10_000, 'profile');
+    port = await devtoolsPortOf(profileDir, 10_000);
+    await scene.agent.json('open_tab', { url: `${scene.site.url}/widgets/checkout.html` });
+  });
+  after(() => scene?.close());
+
+  it('hears progress saying so before the answer', async () => {
+    const name = await waitFor(
+      async () => (await scene.agent.toolNames()).find((candidate) => /^website_tool_.*_pay_/.test(candidate)),
+      10_000,
+      'the pay tool under its hub name',
+    );
+    const progress: string[] = [];
+    const paying = scene.agent.client.callTool(
+      { name, arguments: { holder: 'Ada Lovelace', card: '4242 4242 4242 4242', cvc: '123' } },
+      undefined,
+      { onprogress: ({ message }) => progress.push(message ?? ''), resetTimeoutOnProgress: true },
+    );
+    await textIn(port, '/confirm.html', '#tool');
+    const said = await waitFor(() => progress[0], 10_000, 'a progress notification while the prompt is open');
+    await clickIn(port, '/confirm.html', '#deny');
+    assert.match(textOf((await paying) as CallToolResult), /"confirmation":"denied by the person"/);
+    assert.match(said, /waiting for the person to confirm pay_\S* on 127\.0\.0\.1/, said);
   });
 });

@@ -4,6 +4,7 @@ import {
   errorMessage,
   type Logger,
   mayHaveRun,
+  type PersonWait,
   ProtocolError,
   type TabRequestMethod,
   type Tool,
@@ -19,13 +20,15 @@ import type { Route } from './view';
 
 /**
  * Wraps a call by hub name once its tab is known, as the focused view's calls are wrapped by the
- * caller: the extension's dialog gate (a tab with a dialog open answers at once that it has one).
+ * caller: the extension's dialog gate (a tab with a dialog open answers at once that it has one), and
+ * its confirmation gate, which says through `onWaiting` that the call waits for the person.
  */
 export type CallGate = (
   tabId: number,
   toolName: string,
   args: Record<string, unknown>,
   call: () => Promise<CallToolResult>,
+  onWaiting: ((wait: PersonWait) => void) | undefined,
 ) => Promise<CallToolResult>;
 
 /** Opens a tab for a cached tool whose tabs are all closed, and closes it again when its page did not offer the tool. */
@@ -70,7 +73,12 @@ export class CallRouter {
     return this.#callAudited(tab, toolName, args, timeoutMs);
   }
 
-  async callHubTool(name: string, args: Record<string, unknown>, timeoutMs: number) {
+  async callHubTool(
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    onWaiting?: (wait: PersonWait) => void,
+  ) {
     const route = this.#options.routes().get(name);
     if (!route) {
       throw new ProtocolError(
@@ -91,7 +99,7 @@ export class CallRouter {
         const target = tab;
         const call = () => this.#callAudited(target, route.toolName, args, timeoutMs);
         const { gate } = this.#options;
-        return await (gate ? gate(target.tabId, route.toolName, args, call) : call());
+        return await (gate ? gate(target.tabId, route.toolName, args, call, onWaiting) : call());
       } catch (error) {
         if (!(error instanceof ProtocolError) || !REROUTABLE.has(error.code)) throw error;
         tried.add(tab.tabId);

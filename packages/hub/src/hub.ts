@@ -3,6 +3,7 @@ import type {
   BrowserCapabilities,
   ContentToBackground,
   Logger,
+  PersonWait,
   SiteAccess,
   TabRequestMethod,
   Tool,
@@ -239,8 +240,14 @@ export class Hub {
   }
 
   /** The `all` view: a tool by its hub name, routed to the best tab of its domain (or a reopened one). */
-  callHubTool(name: string, args: Record<string, unknown>, timeoutMs = this.#settings.requestTimeoutMs) {
-    return this.#calls.callHubTool(name, args, timeoutMs);
+  /** `onWaiting`: the gate's word that the call waits for the person (CallGate). */
+  callHubTool(
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs = this.#settings.requestTimeoutMs,
+    onWaiting?: (wait: PersonWait) => void,
+  ) {
+    return this.#calls.callHubTool(name, args, timeoutMs, onWaiting);
   }
 
   /** Relays a resources/prompts request to a tab's page; the caller checks the result's shape. */

@@ -1,7 +1,7 @@
 // zod/mini, not classic: the extension's background worker bundles this file, and mini is tree-shaken
 // where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
-import { ClientConfirmation, ConfirmMode } from './confirmation';
+import { ClientConfirmation, ConfirmMode, PersonWait } from './confirmation';
 import {
   BrowserCapabilities,
   CallHubToolMessage,
@@ -128,6 +128,11 @@ export const ExtensionToServer = z.discriminatedUnion('type', [
     ]),
     params: z.optional(z.record(z.string(), z.unknown())),
   }),
+  /**
+   * Mid-call, before its reply: the call (`callTool`'s callId, `callHubTool`'s requestId) waits for
+   * the person to answer the browser's confirmation prompt. Routed like a reply, to the caller only.
+   */
+  z.object({ type: z.literal('waitingForPerson'), requestId: RequestId, wait: PersonWait }),
   z.object({
     type: z.literal('toolResult'),
     callId: RequestId,

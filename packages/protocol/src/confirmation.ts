@@ -22,6 +22,28 @@ export const DESCRIBE_CALL = 'tabmcp/describeCall';
  */
 export const PERSON_WAIT_MS = 45_000;
 
+/**
+ * A call that waits for the person (the browser's prompt is open), said mid-call so the agent hears
+ * it before the answer: which site and tool, since when, and the latest the answer can come (since +
+ * PERSON_WAIT_MS). Sent on the browser link as `waitingForPerson` and through a proxy as
+ * WAITING_FOR_PERSON_NOTIFICATION; the server turns it into MCP progress (docs/user-guide.md, "Asking before it matters").
+ */
+export const PersonWait = z.object({
+  site: z.string().check(z.maxLength(253)),
+  tool: z.string().check(z.maxLength(256)),
+  /** Epoch milliseconds. */
+  since: z.int().check(z.nonnegative()),
+  until: z.int().check(z.nonnegative()),
+});
+export type PersonWait = z.infer<typeof PersonWait>;
+
+/**
+ * The tools tabmcp derives from a page beside the page's own (get_page_content, open_link; renamed
+ * `tabmcp_…` when the page already uses the name). Every other tool of a page that publishes tools is
+ * its own: the confirmation gate judges those by their annotations, without asking the tab.
+ */
+export const READING_TOOLS = ['get_page_content', 'open_link'] as const;
+
 const Text = (max: number) => z.string().check(z.maxLength(max));
 
 /** A value the call would send: a field's name and the value, masked for secrets (passwords, card numbers). */

@@ -2,6 +2,7 @@
 // where classic is not (docs/architecture.md, "zod in the extension").
 import * as z from 'zod/mini';
 import { BrowserInfo, TabId, TabInfo } from './browser-link';
+import { PersonWait } from './confirmation';
 import { PageMethod } from './port';
 import { CallToolResult, ToolArguments, ToolList } from './tool';
 
@@ -159,4 +160,15 @@ export const ProxyConnectResult = z.looseObject({
 export const ProxyDisconnectedParams = z.looseObject({
   connection_id: z.optional(z.string()),
   reason: z.optional(z.string()),
+});
+
+/**
+ * A browser's notification through the proxy, mid-call: the forwarded request `requestId` (the id the
+ * extension was given, `conn-<uuid>:<id>`) waits for the person to confirm it. The proxy relays an
+ * extension's notifications to every client attached to it; a client keeps the ones naming its own calls.
+ */
+export const WAITING_FOR_PERSON_NOTIFICATION = 'tabmcp/waitingForPerson';
+export const WaitingForPersonParams = z.object({
+  requestId: z.string().check(z.maxLength(600)),
+  wait: PersonWait,
 });

@@ -56,6 +56,19 @@ describe('ExtensionMux: one extension link, several agents', () => {
     assert.equal(a.delivered.length, 1, 'a closed client hears nothing more');
   });
 
+  it("routes a call's mid-call word (waitingForPerson) like its reply: to the caller alone, under its own id", () => {
+    const mux = new ExtensionMux();
+    mux.extensionConnected(() => {});
+    const a = recorder();
+    const b = recorder();
+    mux.addClient(a.client);
+    const handleB = mux.addClient(b.client);
+    const wait = { site: 'shop.example', tool: 'pay', since: 1, until: 45_001 };
+    assert.equal(mux.fromExtension({ type: 'waitingForPerson', requestId: `${handleB.id}.s7`, wait }), true);
+    assert.deepEqual(b.delivered, [{ type: 'waitingForPerson', requestId: 's7', wait }]);
+    assert.deepEqual(a.delivered, [], 'another agent does not hear of it');
+  });
+
   it('answers at once while the extension is away, and tells clients when it comes and goes', () => {
     const mux = new ExtensionMux();
     const a = recorder();

@@ -81,6 +81,23 @@ describe('LinkEndpoint: one agent end of the browser link', () => {
     await assert.rejects(closing, /Invalid closeTab reply/);
   });
 
+  it("hands a call's waitingForPerson to that call's listener, until the call answers", async () => {
+    const endpoint = new LinkEndpoint();
+    const sent: ServerToExtension[] = [];
+    endpoint.attach((message) => sent.push(message));
+    const heard: number[] = [];
+    const call = endpoint.callTool(1, 'pay', {}, 1_000, (wait) => heard.push(wait.since));
+    const callId = sent[0]?.type === 'callTool' ? sent[0].callId : '';
+    const wait = { site: 'shop.example', tool: 'pay', since: 5, until: 45_005 };
+    endpoint.receive({ type: 'waitingForPerson', requestId: callId, wait });
+    endpoint.receive({ type: 'waitingForPerson', requestId: 'another', wait: { ...wait, since: 6 } });
+    assert.deepEqual(heard, [5]);
+    endpoint.receive({ type: 'toolResult', callId, result: { content: [] } });
+    await call;
+    endpoint.receive({ type: 'waitingForPerson', requestId: callId, wait: { ...wait, since: 7 } });
+    assert.deepEqual(heard, [5], 'nothing once the call answered');
+  });
+
   it('keeps the code of a failed page tool call, so the server can tell what happened', async () => {
     const endpoint = new LinkEndpoint();
     const sent: ServerToExtension[] = [];

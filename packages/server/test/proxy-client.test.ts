@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ErrorCode, ProtocolError, type TabInfo } from '@tabmcp/protocol';
+import {
+  ErrorCode,
+  type PersonWait,
+  ProtocolError,
+  type TabInfo,
+  WAITING_FOR_PERSON_NOTIFICATION,
+} from '@tabmcp/protocol';
 import type { ProxyServer } from '@tabmcp/proxy';
 import { WebSocketServer } from 'ws';
 import { connectExtension, startTestProxy, tokenFor } from '../../../test-support/proxy/fixtures';
@@ -181,6 +187,37 @@ describe('ProxyBrowserConnection against a real proxy', () => {
     );
     second.socket.close();
     connection.close();
+  });
+
+  it("hands the browser's word that a call waits for the person (relayed by the proxy) to that call alone", async () => {
+    const token = await tokenFor('user-waits');
+    const browser = await connectExtension(proxy, token, 'Waits');
+    const fake = serveFakeExtension(browser.socket, {
+      tabs: [tab(3, { tools: [tool('pay')] })],
+      version: 1,
+      hold: true,
+    });
+    const waiting = new ProxyBrowserConnection({ proxyUrl: proxy.url, token, browserName: 'Waits', maxBackoffMs: 200 });
+    waiting.start();
+    try {
+      assert.equal(await waiting.waitUntilUp(5_000), true);
+      await waiting.connect();
+      const heard: PersonWait[] = [];
+      const paying = waiting.callTool(3, 'pay', {}, 5_000, (wait) => heard.push(wait));
+      const call = await waitFor(() => fake.held[0], 5_000, 'the call to reach the browser');
+      const wait = { site: 'shop.example', tool: 'pay', since: 1, until: 45_001 };
+      const notify = (requestId: unknown) =>
+        browser.socket.send({ jsonrpc: '2.0', method: WAITING_FOR_PERSON_NOTIFICATION, params: { requestId, wait } });
+      notify(`${String(call.id)}-not-this-call`);
+      notify(call.id);
+      await waitFor(() => heard.length > 0, 5_000, 'the word that the call waits');
+      browser.socket.send({ jsonrpc: '2.0', id: call.id, result: { content: [{ type: 'text', text: 'paid' }] } });
+      assert.deepEqual((await paying).content, [{ type: 'text', text: 'paid' }]);
+      assert.deepEqual(heard, [wait], 'only the notification naming this call');
+    } finally {
+      waiting.close();
+      browser.socket.close();
+    }
   });
 
   it('reports a refused token as the problem, without hanging', async () => {

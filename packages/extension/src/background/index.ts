@@ -33,8 +33,10 @@ const hub = new Hub({
   opener: chromeTabOpener,
   // Calls by hub name (the `all` view) pass the same gates as the focused view's (link-commands.ts): the
   // person is asked first when the call is consequential, then dialogs are watched while it runs.
-  gate: (tabId, toolName, args, call) =>
-    askBeforeConsequences(hub, tabId, toolName, args, () => answerAroundDialogs(tabId, toolName, args, call)),
+  gate: (tabId, toolName, args, call, onWaiting) =>
+    askBeforeConsequences(hub, tabId, toolName, args, () => answerAroundDialogs(tabId, toolName, args, call), {
+      onWaiting,
+    }),
   log,
 });
 tagTabDocuments(log);

@@ -6,6 +6,7 @@ import {
   isOpenableUrl,
   OPENABLE_URLS,
   PAGE_LOAD_BUDGET_MS,
+  type PersonWait,
   ProtocolError,
   type ServerRequest,
   waitUntil,
@@ -15,9 +16,10 @@ import { askBeforeConsequences } from './confirm/confirm-gate';
 import { setAgentConfirmMode } from './confirm/policy-store';
 import { answerAroundDialogs } from './dialogs/dialog-gate';
 import { setServerInputMode } from './input-mode';
-import { isKeeper, keepWindowOpen, openAgentTab } from './keep-open';
+import { keepWindowOpen, openAgentTab } from './keep-open';
 import { callHubToolReportingNavigation, callToolReportingNavigation } from './navigation-report';
 import { reportingOpenedTabs } from './opened-tabs';
+import { isOwnPage } from './own-pages';
 import { READY_CAP_MS, waitForPageReady } from './page-ready';
 import { toTabInfo } from './tab-info';
 import { openTabAndWaitForLoad } from './tab-load';
@@ -46,7 +48,12 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
           answerAroundDialogs(tabId, toolName, args, () =>
             callToolReportingNavigation(hub, tabId, toolName, args, timeoutMs),
           ),
-        { askClient, confirmed },
+        // Mid-call word that the call waits for the person: its server tells the agent (MCP progress).
+        {
+          askClient,
+          confirmed,
+          onWaiting: (wait) => reply({ type: 'waitingForPerson', requestId: request.callId, wait }),
+        },
       ),
     ).then(
       (result) => reply({ type: 'toolResult', callId: request.callId, result }),
@@ -55,7 +62,8 @@ export function handleServerRequest(request: LinkCommand, hub: Hub, reply: (mess
     return;
   }
   if (request.type === 'callHubTool') {
-    callHubToolReportingNavigation(hub, request.name, request.args, request.timeoutMs).then(
+    const onWaiting = (wait: PersonWait) => reply({ type: 'waitingForPerson', requestId: request.requestId, wait });
+    callHubToolReportingNavigation(hub, request.name, request.args, request.timeoutMs, onWaiting).then(
       (result) => reply({ type: 'response', requestId: request.requestId, result }),
       (error: unknown) => reply({ type: 'response', requestId: request.requestId, error: toErrorObject(error) }),
     );
@@ -102,7 +110,7 @@ async function run(
         type: 'connected',
         requestId: request.requestId,
         browser: browserInfo(),
-        tabs: tabs.filter((tab) => tab.id !== undefined && !isKeeper(tab)).map((tab) => tabInfoOf(hub, tab)),
+        tabs: tabs.filter((tab) => tab.id !== undefined && !isOwnPage(tab)).map((tab) => tabInfoOf(hub, tab)),
       };
     }
     case 'openTab': {
@@ -187,7 +195,7 @@ export function refuseUnsafeUrl(url: string): void {
 
 async function getTab(tabId: number): Promise<chrome.tabs.Tab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab || isKeeper(tab))
+  if (!tab || isOwnPage(tab))
     throw new ProtocolError(ErrorCode.TabNotFound, `No tab with id ${tabId}. Call list_tabs to see the open tabs.`);
   return tab;
 }

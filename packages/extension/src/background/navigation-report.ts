@@ -1,5 +1,12 @@
 import { type Hub, hubToolName, type TabTools } from '@tabmcp/hub';
-import { type CallToolResult, type ContentToBackground, documentOf, waitUntil, withDocument } from '@tabmcp/protocol';
+import {
+  type CallToolResult,
+  type ContentToBackground,
+  documentOf,
+  type PersonWait,
+  waitUntil,
+  withDocument,
+} from '@tabmcp/protocol';
 import { NAVIGATING_META } from '../navigation-meta';
 import {
   type NewPageFacts,
@@ -78,11 +85,12 @@ export async function callHubToolReportingNavigation(
   name: string,
   args: Record<string, unknown>,
   timeoutMs: number | undefined,
+  onWaiting?: (wait: PersonWait) => void,
 ): Promise<CallToolResult> {
   const navigations = watchNavigations();
   const derived = derivedTabs(hub);
   try {
-    const result = await hub.callHubTool(name, args, timeoutMs);
+    const result = await hub.callHubTool(name, args, timeoutMs, onWaiting);
     const tabId = takeMark(result);
     if (tabId === undefined) return withoutReportLookalikes(result);
     if (typeof tabId !== 'number') return reportNavigation(result, { kind: 'unknown-tab' }, false, hub);

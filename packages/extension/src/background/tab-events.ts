@@ -1,8 +1,8 @@
 import type { Hub } from '@tabmcp/hub';
 import type { ExtensionToServer } from '@tabmcp/protocol';
 import { FocusedTab } from './focused-tab';
-import { forgetKeeper, isKeeper } from './keep-open';
 import { tabInfoOf } from './link-commands';
+import { forgetOwnPage, isOwnPage } from './own-pages';
 
 /** The hub's active-tab marker: the active tab of the focused window (issue 27 H6). */
 const focusedTab = new FocusedTab();
@@ -40,14 +40,14 @@ export function forwardTabEvents(
     }),
   );
 
-  // The extension's keep-open page (keep-open.ts) is no tab of the agent's.
+  // The extension's own pages (the keep-open page, the confirmation prompt) are no tabs of the agent's.
   chrome.tabs.onCreated.addListener((tab) => {
-    if (tab.id !== undefined && !isKeeper(tab)) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
+    if (tab.id !== undefined && !isOwnPage(tab)) send({ type: 'tabCreated', tab: tabInfoOf(hub, tab) });
   });
   // A real navigation ends the content script, whose Port closing clears the tab's tools in the hub;
   // same-document navigations (SPA routes) keep them.
   chrome.tabs.onUpdated.addListener((_tabId, change, tab) => {
-    if (isKeeper(tab)) return;
+    if (isOwnPage(tab)) return;
     if (change.url !== undefined || change.title !== undefined || change.status === 'complete') {
       send({ type: 'tabUpdated', tab: tabInfoOf(hub, tab) });
     }
@@ -56,10 +56,7 @@ export function forwardTabEvents(
   let closingWindow: number | undefined;
   chrome.tabs.onRemoved.addListener((tabId, { isWindowClosing, windowId }) => {
     hub.removeTab(tabId, `Tab ${tabId} was closed before answering`);
-    if (isKeeper(tabId)) {
-      forgetKeeper(tabId);
-      return;
-    }
+    if (forgetOwnPage(tabId)) return;
     if (!isWindowClosing) {
       send({ type: 'tabClosed', tabId });
       return;
@@ -75,14 +72,14 @@ export function forwardTabEvents(
     });
   });
   chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
-    if (isKeeper(tabId)) return;
+    if (isOwnPage(tabId)) return;
     const looked = focusedTab.activated(tabId, windowId);
     if (looked !== undefined) hub.setActiveTab(looked);
     send({ type: 'tabFocused', tabId, tools: hub.toolsOf(tabId) });
   });
   chrome.windows.onFocusChanged.addListener((windowId) => {
     const looked = focusedTab.focused(windowId === chrome.windows.WINDOW_ID_NONE ? 'none' : windowId);
-    if (looked !== undefined && !isKeeper(looked)) hub.setActiveTab(looked);
+    if (looked !== undefined && !isOwnPage(looked)) hub.setActiveTab(looked);
   });
   chrome.windows.onRemoved.addListener((windowId) => focusedTab.windowClosed(windowId));
   return reportTab;

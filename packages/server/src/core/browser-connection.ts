@@ -4,6 +4,7 @@ import type {
   CallToolResult,
   OpenTabResult,
   PageMethod,
+  PersonWait,
   TabInfo,
   Tool,
 } from '@tabmcp/protocol';
@@ -41,7 +42,14 @@ export interface BrowserConnection {
   openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult>;
   focusTab(tabId: number): Promise<{ tab: TabInfo }>;
   closeTab(tabId: number): Promise<{ closed: true; tabId: number }>;
-  callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallToolResult>;
+  /** `onWaiting`: the extension's word, mid-call, that the call waits for the person to confirm it. */
+  callTool(
+    tabId: number,
+    toolName: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<CallToolResult>;
   /** The agent's client, when it can ask the person to confirm an action (MCP elicitation). */
   personAsker?: PersonAsker | undefined;
   /** A resources/prompts request to a tab's page; the caller checks the result's shape. */

@@ -1,6 +1,7 @@
 import { type CallToolResult, ErrorCode, errorMessage, mayHaveRun, ProtocolError, type Tool } from '@tabmcp/protocol';
 import { checkPageArguments } from './page-arguments';
-import { errorResult } from './tool-definition';
+import { sayingWhenWaiting } from './person-wait';
+import { errorResult, type Progress } from './tool-definition';
 import {
   FAULTY_TOOL_HINT,
   invalidPageArguments,
@@ -24,16 +25,20 @@ export async function callPageTool(
   tabId: number,
   tool: Tool,
   args: Record<string, unknown>,
+  progress: Progress,
 ): Promise<CallToolResult> {
   const refused = pageArgumentsError(tool.name, tool.inputSchema, args);
   if (refused) return refused;
   try {
     // The call names the page whose tools the agent saw: a page loaded since refuses it (seen-documents.ts).
-    const result = await session.connection.callTool(
-      tabId,
-      tool.name,
-      session.documents.carry(tabId, args),
-      session.timings.pageToolTimeoutMs,
+    const result = await sayingWhenWaiting(progress, (onWaiting) =>
+      session.connection.callTool(
+        tabId,
+        tool.name,
+        session.documents.carry(tabId, args),
+        session.timings.pageToolTimeoutMs,
+        onWaiting,
+      ),
     );
     return session.documents.answered(tabId, result);
   } catch (error) {

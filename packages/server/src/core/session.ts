@@ -181,7 +181,7 @@ export class BrowserSession {
     }
     const page = this.#pageTools.find((entry) => entry.exposedName === name);
     if (!page || this.#focusedTabId === null) return errorResult(unknownTool(name, this.state));
-    return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args);
+    return callPageTool(this.#toolSession, this.#focusedTabId, page.tool, args, progress);
   }
 
   setPersonAsker(asker: PersonAsker): void {

@@ -3,7 +3,12 @@ import { z } from 'zod';
 import { invalidArguments } from './tool-errors';
 import type { SessionState, ToolSession } from './tool-session';
 
-export type Progress = (message: string) => void;
+/**
+ * A word to the agent mid-call (MCP progress when its request carries a progressToken). `waiting`:
+ * the call waits for the person, which a client without a token hears too, as a log line;
+ * `still waiting`: the same again, for clients that reset their timeout on progress.
+ */
+export type Progress = (message: string, kind?: 'step' | 'waiting' | 'still waiting') => void;
 
 type ObjectSchema = { type: 'object'; [key: string]: unknown };
 

@@ -72,7 +72,8 @@ export class ExtensionMux {
     if (message.type === 'toolResult') {
       return this.#reply(message.callId, (client, callId) => client.deliver({ ...message, callId }));
     }
-    if (message.type === 'connected' || message.type === 'response') {
+    // A call's mid-call word goes, like its reply, only to the client that made the call.
+    if (message.type === 'connected' || message.type === 'response' || message.type === 'waitingForPerson') {
       return this.#reply(message.requestId, (client, requestId) => client.deliver({ ...message, requestId }));
     }
     if (message.type === 'hubToolsChanged') {

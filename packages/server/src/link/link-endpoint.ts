@@ -17,6 +17,7 @@ import {
   type PageMethod,
   PERSON_WAIT_MS,
   PendingRequests,
+  type PersonWait,
   ProtocolError,
   type ServerRequest,
   type ServerToExtension,
@@ -39,6 +40,8 @@ type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { ki
  */
 export class LinkEndpoint implements BrowserConnection {
   readonly #pending = new PendingRequests<Reply>();
+  /** Who hears that a waiting call waits for the person (`waitingForPerson`), by request id. */
+  readonly #waitListeners = new Map<string, (wait: PersonWait) => void>();
   readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
   readonly #listeners = new ListenerSet<LinkEvents>();
@@ -119,6 +122,9 @@ export class LinkEndpoint implements BrowserConnection {
           this.#settle(message.callId, { kind: 'value', value: message.result });
         }
         return;
+      case 'waitingForPerson':
+        this.#waitListeners.get(message.requestId)?.(message.wait);
+        return;
       case 'response':
         if (message.error) this.#fail(message.requestId, new ProtocolError(message.error.code, message.error.message));
         else this.#settle(message.requestId, { kind: 'value', value: message.result });
@@ -161,9 +167,18 @@ export class LinkEndpoint implements BrowserConnection {
     return checked(CloseTabResult, raw, 'closeTab');
   }
 
-  async callTool(tabId: number, toolName: string, args: Record<string, unknown>, timeoutMs: number) {
+  async callTool(
+    tabId: number,
+    toolName: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    onWaiting?: (wait: PersonWait) => void,
+  ) {
     const asker = this.personAsker?.canAsk() ? this.personAsker : undefined;
-    const first = await this.#callTool({ tabId, toolName, args, timeoutMs, ...(asker ? { askClient: true } : {}) });
+    const first = await this.#callTool(
+      { tabId, toolName, args, timeoutMs, ...(asker ? { askClient: true } : {}) },
+      onWaiting,
+    );
     // A headless browser handed its question to the agent's client: the person answers there, then the
     // same call goes again with their answer (docs/user-guide.md, "Asking before it matters").
     const question = ClientQuestion.safeParse(
@@ -174,13 +189,17 @@ export class LinkEndpoint implements BrowserConnection {
     return this.#callTool({ tabId, toolName, args, timeoutMs, confirmed: { token: question.data.token, answer } });
   }
 
-  async #callTool(call: Omit<Extract<ServerRequest, { type: 'callTool' }>, 'type' | 'callId'>) {
+  async #callTool(
+    call: Omit<Extract<ServerRequest, { type: 'callTool' }>, 'type' | 'callId'>,
+    onWaiting?: (wait: PersonWait) => void,
+  ) {
     // The extension enforces the page's timeout; ours only catches a link that stopped answering.
     const reply = await this.#request(
       { type: 'callTool', callId: '', ...call },
       `callTool ${call.toolName} in tab ${call.tabId}`,
       // The extension may first wait for the person to confirm a consequential call.
       (call.timeoutMs ?? 0) + 2_000 + PERSON_WAIT_MS,
+      onWaiting,
     );
     return (reply.kind === 'value' ? reply.value : undefined) as CallToolResult;
   }
@@ -198,11 +217,22 @@ export class LinkEndpoint implements BrowserConnection {
   }
 
   /** Any request of the link (views may add their own); answered by `response {requestId}`. */
-  async requestValue(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown> {
-    return this.#value(message, what, timeoutMs);
+  async requestValue(
+    message: ServerRequest,
+    what: string,
+    timeoutMs?: number,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<unknown> {
+    const reply = await this.#request(message, what, timeoutMs, onWaiting);
+    return reply.kind === 'value' ? reply.value : undefined;
   }
 
-  #request(message: ServerRequest, what: string, timeoutMs = this.#requestTimeoutMs): Promise<Reply> {
+  #request(
+    message: ServerRequest,
+    what: string,
+    timeoutMs = this.#requestTimeoutMs,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<Reply> {
     const send = this.#send;
     if (!send) {
       return Promise.reject(
@@ -214,8 +244,13 @@ export class LinkEndpoint implements BrowserConnection {
     }
     const id = this.#pending.nextId('s');
     const answer = this.#pending.wait(id, 'link', timeoutMs, () => `The browser extension (${what})`);
+    if (!onWaiting) {
+      send(withId(message, id));
+      return answer;
+    }
+    this.#waitListeners.set(id, onWaiting);
     send(withId(message, id));
-    return answer;
+    return answer.finally(() => this.#waitListeners.delete(id));
   }
 
   #settle(id: string, reply: Reply): void {

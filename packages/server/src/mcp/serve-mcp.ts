@@ -1,6 +1,7 @@
 import { type CallToolResult, Server, type Transport } from '@modelcontextprotocol/server';
 import { ConfirmAnswer, PERSON_WAIT_MS } from '@tabmcp/protocol';
 import { type PersonAsker, questionText } from '../core/person-asker';
+import type { Progress } from '../core/tool-definition';
 import { TABMCP_VERSION } from '../version';
 import type { McpView } from '../views/mcp-view';
 import { ProtocolJsonSchemaValidator } from './json-schema-validator';
@@ -42,6 +43,8 @@ export function createMcpServer(
         ...view.capabilities,
         ...(hasPagePrimitives(view) ? PAGE_CAPABILITIES : {}),
         tools: { listChanged: true },
+        // A call that waits for the person says so as a log line to a client that asked for no progress.
+        logging: {},
       },
       instructions: INSTRUCTIONS,
       cacheHints: CACHE_HINTS,
@@ -58,8 +61,12 @@ export function createMcpServer(
     await options.beforeTools?.();
     const progressToken = request.params._meta?.progressToken;
     let step = 0;
-    const progress = (message: string) => {
-      if (progressToken === undefined) return;
+    const progress: Progress = (message, kind = 'step') => {
+      if (progressToken === undefined) {
+        // Without a token a client hears no progress: that its call waits for the person it hears once, logged.
+        if (kind === 'waiting') ctx.mcpReq.log('notice', message, 'tabmcp').catch(() => {});
+        return;
+      }
       step += 1;
       ctx.mcpReq
         .notify({ method: 'notifications/progress', params: { progressToken, progress: step, message } })

@@ -10,6 +10,8 @@ import {
   type OpenTabResult,
   PAGE_LOAD_BUDGET_MS,
   type PageMethod,
+  PERSON_WAIT_MS,
+  type PersonWait,
   ProtocolError,
   ProxyConnectResult,
   ProxyDisconnectedParams,
@@ -20,6 +22,8 @@ import {
   type RemoteTabInfo,
   type TabInfo,
   validate,
+  WAITING_FOR_PERSON_NOTIFICATION,
+  WaitingForPersonParams,
   waitUntil,
 } from '@tabmcp/protocol';
 import type { BrowserConnection, LinkEvents } from '../core/browser-connection';
@@ -76,6 +80,10 @@ export class ProxyBrowserConnection implements BrowserConnection {
   #up = false;
   #epoch = 0;
   #known = new Map<number, TabInfo>();
+  /** This client's connection at the proxy: the browser sees our request ids as `<connectionId>:<id>`. */
+  #connectionId: string | undefined;
+  /** Who hears that a call waits for the person, by the id the browser sees (WAITING_FOR_PERSON_NOTIFICATION). */
+  readonly #waitListeners = new Map<string, (wait: PersonWait) => void>();
   #problem = 'tabmcp is still connecting to the proxy';
   #stopped = false;
   /** Aborted by close(): wakes the reconnect loop's sleeps at once. */
@@ -171,8 +179,15 @@ export class ProxyBrowserConnection implements BrowserConnection {
     toolName: string,
     args: Record<string, unknown>,
     timeoutMs: number,
+    onWaiting?: (wait: PersonWait) => void,
   ): Promise<CallToolResult> {
-    return this.#call('callPageTool', { tabId, name: toolName, arguments: args, timeoutMs }, timeoutMs + 5_000);
+    // The browser may first wait for the person to confirm the call (PERSON_WAIT_MS), saying so meanwhile.
+    return this.#call(
+      'callPageTool',
+      { tabId, name: toolName, arguments: args, timeoutMs },
+      timeoutMs + 5_000 + PERSON_WAIT_MS,
+      onWaiting,
+    );
   }
 
   async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
@@ -184,6 +199,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     method: M,
     params: RemoteParams<M>,
     timeoutMs = this.#options.requestTimeoutMs,
+    onWaiting?: (wait: PersonWait) => void,
   ): Promise<RemoteResult<M>> {
     const rpc = this.#rpc;
     if (!this.#up || !rpc) {
@@ -194,7 +210,16 @@ export class ProxyBrowserConnection implements BrowserConnection {
     }
     let raw: unknown;
     try {
-      raw = await rpc.request(method, params as Record<string, unknown>, timeoutMs);
+      let seenAs: string | undefined;
+      const heard = onWaiting
+        ? (id: string) => {
+            seenAs = `${this.#connectionId}:${id}`;
+            this.#waitListeners.set(seenAs, onWaiting);
+          }
+        : undefined;
+      raw = await rpc
+        .request(method, params as Record<string, unknown>, timeoutMs, heard)
+        .finally(() => seenAs && this.#waitListeners.delete(seenAs));
     } catch (error) {
       throw explain(error, method, this.#options.proxyUrl);
     }
@@ -281,6 +306,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     const result = validate(ProxyConnectResult, connected, 'connect answer');
     if (!result.ok) throw result.error;
     this.#known = new Map();
+    this.#connectionId = result.value.connection_id;
     this.#up = true;
     this.#epoch += 1;
     this.#problem = '';
@@ -300,6 +326,12 @@ export class ProxyBrowserConnection implements BrowserConnection {
 
   #onNotification(rpc: ProxyRpc, method: string, params: unknown): void {
     if (rpc !== this.#rpc) return;
+    // The browser's word that a call waits for the person; the proxy relays it to every client of the browser.
+    if (method === WAITING_FOR_PERSON_NOTIFICATION) {
+      const parsed = validate(WaitingForPersonParams, params, WAITING_FOR_PERSON_NOTIFICATION);
+      if (parsed.ok) this.#waitListeners.get(parsed.value.requestId)?.(parsed.value.wait);
+      return;
+    }
     if (method === 'disconnected') {
       const parsed = validate(ProxyDisconnectedParams, params ?? {}, 'disconnected');
       const reason = parsed.ok ? (parsed.value.reason ?? 'no reason given') : 'no reason given';

@@ -104,7 +104,13 @@ export class ProxyRpc {
     return this.#closed;
   }
 
-  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+  /** `onId`: hears the request's id as it goes (a mid-call notification names the call by it). */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    timeoutMs: number,
+    onId?: (id: string) => void,
+  ): Promise<unknown> {
     if (!this.isOpen) {
       return Promise.reject(
         new ProtocolError(
@@ -116,6 +122,7 @@ export class ProxyRpc {
     this.#nextId += 1;
     const id = this.#nextId;
     const answer = this.#pending.wait(String(id), 'rpc', timeoutMs, () => `The proxy (${method})`);
+    onId?.(String(id));
     this.#socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     return answer;
   }

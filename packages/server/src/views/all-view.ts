@@ -6,6 +6,7 @@ import {
   HubToolsResult,
   type Logger,
   PERSON_WAIT_MS,
+  type PersonWait,
   type ServerRequest,
   validate,
   withoutDocument,
@@ -16,6 +17,7 @@ import { pageArgumentsError } from '../core/page-call';
 import type { PageEvent } from '../core/page-event';
 import { isListedPageTool } from '../core/page-tool-names';
 import type { PersonAsker } from '../core/person-asker';
+import { sayingWhenWaiting } from '../core/person-wait';
 import { errorResult, type ListedTool, type Progress } from '../core/tool-definition';
 import type { PagePrimitives } from '../mcp/page-resources';
 import { HubCatalog } from './hub-catalog';
@@ -30,7 +32,12 @@ export interface SessionView extends McpView, PagePrimitives {
 
 /** The link as the `all` view uses it: the session's connection plus requests of its own. */
 export interface HubLink extends Pick<BrowserConnection, 'isUp' | 'on'> {
-  requestValue(message: ServerRequest, what: string, timeoutMs?: number): Promise<unknown>;
+  requestValue(
+    message: ServerRequest,
+    what: string,
+    timeoutMs?: number,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<unknown>;
 }
 
 export interface AllViewOptions {
@@ -150,10 +157,19 @@ export class AllView implements McpView {
     const refused = tool && pageArgumentsError(name, tool.inputSchema, args);
     if (refused) return refused;
     try {
-      const raw = await this.#link.requestValue(
-        { type: 'callHubTool', requestId: '', name, args, ...(this.#timeoutMs ? { timeoutMs: this.#timeoutMs } : {}) },
-        name,
-        linkWaitMs(this.#timeoutMs),
+      const raw = await sayingWhenWaiting(progress ?? (() => {}), (onWaiting) =>
+        this.#link.requestValue(
+          {
+            type: 'callHubTool',
+            requestId: '',
+            name,
+            args,
+            ...(this.#timeoutMs ? { timeoutMs: this.#timeoutMs } : {}),
+          },
+          name,
+          linkWaitMs(this.#timeoutMs),
+          onWaiting,
+        ),
       );
       const checked = validate(CallToolResult, raw, `result of ${name}`);
       if (!checked.ok) throw checked.error;

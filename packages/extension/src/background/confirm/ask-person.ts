@@ -18,6 +18,20 @@ interface Prompt {
 const CONFIRM_PAGE = 'confirm.html';
 const prompts = new Map<string, Prompt>();
 let promptCount = 0;
+/** The tabs of the prompt windows: the extension's own page, never an agent's tab (own-pages.ts). */
+const promptTabs = new Set<number>();
+
+/** Whether the tab shows a confirmation prompt; a tab is known by its URL once, then by its id. */
+export function isPromptTab(tab: chrome.tabs.Tab | number): boolean {
+  if (typeof tab === 'number') return promptTabs.has(tab);
+  const url = tab.pendingUrl ?? tab.url ?? '';
+  if (tab.id !== undefined && url.startsWith(chrome.runtime.getURL(CONFIRM_PAGE))) promptTabs.add(tab.id);
+  return tab.id !== undefined && promptTabs.has(tab.id);
+}
+
+export function forgetPromptTab(tabId: number): void {
+  promptTabs.delete(tabId);
+}
 
 /**
  * Shows the person a prompt outside the page: a small window of the extension's own page
@@ -41,6 +55,7 @@ export function askPerson(request: ConfirmRequest): Promise<PersonAnswer> {
         .then(
           (created) => {
             prompt.windowId = created?.id;
+            for (const tab of created?.tabs ?? []) if (tab.id !== undefined) promptTabs.add(tab.id);
             // Answered before the window was known (a fast click): it is closed by the cleanup below.
             if (!prompts.has(id) && created?.id !== undefined) void chrome.windows.remove(created.id).catch(() => {});
           },

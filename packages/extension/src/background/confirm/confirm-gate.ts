@@ -9,6 +9,8 @@ import {
   errorMessage,
   HANDLE_DIALOG_CALL,
   PERSON_WAIT_MS,
+  type PersonWait,
+  READING_TOOLS,
 } from '@tabmcp/protocol';
 import { openDialogOf } from '../dialogs/dialog-gate';
 import { recordActivity } from './activity-record';
@@ -83,7 +85,7 @@ export async function askBeforeConsequences(
   const where = via.confirmed ? "in the agent's client (MCP elicitation)" : 'in the browser';
   const answer: PersonAnswer | undefined = via.confirmed
     ? clientAnswer(via.confirmed, tabId, toolName, args)
-    : await askPerson(request);
+    : await askPersonSayingSo(request, via.onWaiting);
   if (answer === undefined)
     return refusal(
       `The answer given for ${tool} does not match this call (used already, expired, or for another call), so nothing ran. Call it again.`,
@@ -100,10 +102,24 @@ export async function askBeforeConsequences(
   return refusal(refusalText(answer, tool, reasons, where), { confirmation, reasons });
 }
 
-/** How the agent's client may take part: it can ask the person (elicitation), or brings their answer. */
+/**
+ * How the agent's client may take part: it can ask the person (elicitation), or brings their answer;
+ * `onWaiting` tells its server, mid-call, that the call waits for the person in the browser.
+ */
 export interface AskVia {
   askClient?: boolean | undefined;
   confirmed?: ClientConfirmation | undefined;
+  onWaiting?: ((wait: PersonWait) => void) | undefined;
+}
+
+/** The prompt, with word to the agent first that its call waits for the person, and until when at most. */
+function askPersonSayingSo(
+  request: Parameters<typeof askPerson>[0],
+  onWaiting: AskVia['onWaiting'],
+): Promise<PersonAnswer> {
+  const since = Date.now();
+  onWaiting?.({ site: request.site, tool: request.tool, since, until: since + PERSON_WAIT_MS });
+  return askPerson(request);
 }
 
 async function factsOf(
@@ -117,14 +133,31 @@ async function factsOf(
     return { kind: 'dialog', dialog: openDialogOf(tabId)?.kind, accept: args.accept === true };
   // A tab behind a dialog runs nothing: the dialog gate answers at once, and its page could not describe.
   if (openDialogOf(tabId)) return undefined;
+  const pageTool = { kind: 'page-tool' as const, strict };
+  // A tool the page publishes is judged by the annotations the hub already holds: asking the tab
+  // would only hear "not derived". Only the reading tools tabmcp adds beside them are described.
+  if (publishesOwnTools(hub, tabId) && !isReadingToolName(toolName))
+    return { ...pageTool, annotations: annotationsOf(hub, tabId, toolName) };
   const raw = await hub.pageRequest(tabId, DESCRIBE_CALL, { name: toolName, arguments: args }, DESCRIBE_TIMEOUT_MS);
   const described = DescribedCall.safeParse(raw);
   if (!described.success) throw new Error('the tab answered with something that is not a description');
   if (described.data.derived)
     return described.data.facts ? { kind: 'derived', facts: described.data.facts } : undefined;
-  const annotations = hub.toolsOf(tabId).find((tool) => tool.name === toolName)?.annotations;
-  return { kind: 'page-tool', annotations, strict };
+  return { ...pageTool, annotations: annotationsOf(hub, tabId, toolName) };
 }
+
+const annotationsOf = (hub: Hub, tabId: number, toolName: string) =>
+  hub.toolsOf(tabId).find((tool) => tool.name === toolName)?.annotations;
+
+/** The tab's tools come from a server of its page (not derived from its DOM alone). */
+const publishesOwnTools = (hub: Hub, tabId: number) => {
+  const source = hub.tabs().find((tab) => tab.tabId === tabId)?.source;
+  return source !== undefined && source !== 'dom';
+};
+
+/** A name a reading tool may have (get_page_content, tabmcp_get_page_content, …): those are described. */
+const isReadingToolName = (name: string) =>
+  READING_TOOLS.some((reading) => name === reading || name === `tabmcp_${reading}`);
 
 async function recorded(
   call: Call,

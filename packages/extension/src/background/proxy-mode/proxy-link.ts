@@ -4,10 +4,12 @@ import {
   type JsonRpcId,
   JsonRpcMessage,
   type Logger,
+  type PersonWait,
   ProtocolError,
   ProxyAuthenticatedParams,
   parseMessage,
   validate,
+  WAITING_FOR_PERSON_NOTIFICATION,
 } from '@tabmcp/protocol';
 import { type ProxyConfig, proxyInstanceKey } from './proxy-config';
 import { refreshDelayMs } from './token-expiry';
@@ -26,7 +28,12 @@ export interface ProxyLinkStatus {
 }
 
 /** Answers one forwarded request: a result (never undefined) or a thrown error. */
-export type MethodRunner = (method: string, params: unknown) => Promise<unknown>;
+export type MethodRunner = (method: string, params: unknown, call: RemoteCall) => Promise<unknown>;
+
+/** What a forwarded request may say before its answer: that it waits for the person to confirm it. */
+export interface RemoteCall {
+  onWaiting(wait: PersonWait): void;
+}
 
 const MIN_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 10_000;
@@ -36,9 +43,10 @@ const MAX_REPLY_BYTES = 1_000_000;
 const MAX_INCOMING_BYTES = 4 * 1024 * 1024;
 
 /**
- * Proxy mode's WebSocket to `<proxyUrl>/extension` (docs/requirements.md#remote-proxy). Passive: it sends nothing
- * of its own; it answers the proxy's `authenticate` with the browser name and token, then answers
- * every forwarded request with exactly one `result` or `error` under the id it came with.
+ * Proxy mode's WebSocket to `<proxyUrl>/extension` (docs/requirements.md#remote-proxy). Passive: it sends no
+ * request of its own; it answers the proxy's `authenticate` with the browser name and token, then answers
+ * every forwarded request with exactly one `result` or `error` under the id it came with (before which a
+ * call that waits for the person says so in a `tabmcp/waitingForPerson` notification naming that id).
  * It reconnects with backoff, and before the token expires it looks for a newer one and reconnects
  * with it (the extension cannot mint tokens: the user or a companion process stores a new one).
  */
@@ -167,7 +175,13 @@ export class ProxyLink {
         );
       return;
     }
-    this.#run(method, params).then(
+    // Mid-call word goes as a notification naming the request: the proxy relays it to the attached clients.
+    const onWaiting = (wait: PersonWait) => {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      const notice = { requestId: String(id), wait };
+      socket.send(JSON.stringify({ jsonrpc: '2.0', method: WAITING_FOR_PERSON_NOTIFICATION, params: notice }));
+    };
+    this.#run(method, params, { onWaiting }).then(
       (result) => this.#reply(socket, id, { result: result ?? {} }),
       (error: unknown) => this.#reply(socket, id, { error }),
     );

@@ -2,6 +2,7 @@ import { type Hub, siteOf } from '@tabmcp/hub';
 import { ErrorCode, ProtocolError } from '@tabmcp/protocol';
 import type { MethodHandlers } from './method-table';
 import { getTab } from './navigation';
+import type { RemoteCall } from './proxy-link';
 
 /** The methods that read or act on what a tab shows: each needs the tab's site allowed by the user. */
 const PAGE_METHODS = [
@@ -40,17 +41,20 @@ const CROSS_SITE_CDP =
 export function withSiteDecisions(hub: Hub, handlers: MethodHandlers): MethodHandlers {
   const guarded: MethodHandlers = { ...handlers };
   for (const method of PAGE_METHODS) {
-    const handler = handlers[method] as (params: { tabId?: number }) => Promise<unknown>;
+    const handler = handlers[method] as (params: { tabId?: number }, call: RemoteCall) => Promise<unknown>;
     // Checked before the method and again after it: an answer read once a page or frame moved is dropped.
     const check = async (tabId: number) => {
       await requireAllowed(hub, tabId, method);
       if (FRAME_REACHING.has(method)) await requireFramesAllowed(hub, tabId, method);
     };
-    const guard = async (params: { tabId?: number; method?: string; params?: Record<string, unknown> }) => {
+    const guard = async (
+      params: { tabId?: number; method?: string; params?: Record<string, unknown> },
+      call: RemoteCall,
+    ) => {
       if (method === 'forwardCDPCommand') refuseCrossSiteCdp(hub, params.method ?? '', params.params);
       const tabId = params.tabId ?? (await activeTabId());
       await check(tabId);
-      const result = await handler({ ...params, tabId });
+      const result = await handler({ ...params, tabId }, call);
       await check(tabId);
       return result;
     };

@@ -14,6 +14,7 @@ import { answerAroundDialogs } from '../dialogs/dialog-gate';
 import { refuseUnsafeUrl, tabInfoOf } from '../link-commands';
 import { callToolReportingNavigation } from '../navigation-report';
 import { reportingOpenedTabs } from '../opened-tabs';
+import { isOwnPage } from '../own-pages';
 import { localCommand } from './local-command';
 import type { MethodHandlers } from './method-table';
 import { getTab, navigateAndWait } from './navigation';
@@ -57,7 +58,10 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       return {
         version,
         browser: browserInfo(),
-        tabs: withinInlineBudget(tabs.filter((tab) => tab.id !== undefined).map((tab) => tabInfoOf(hub, tab))),
+        // The extension's own pages (keep-open page, confirmation prompt) are no tabs of the agent's.
+        tabs: withinInlineBudget(
+          tabs.filter((tab) => tab.id !== undefined && !isOwnPage(tab)).map((tab) => tabInfoOf(hub, tab)),
+        ),
       };
     },
     selectTab: async ({ tabId }) => {
@@ -82,11 +86,20 @@ export function tabMethods(hub: Hub, watch: TabWatch): TabMethods {
       await getTab(tabId);
       return { tabId, tools: hub.toolsOf(tabId) };
     },
-    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }) =>
-      // A remote agent's call passes the same gates as a local one: the person is asked first when it matters.
+    callPageTool: async ({ tabId, name, arguments: args, timeoutMs }, { onWaiting }) =>
+      // A remote agent's call passes the same gates as a local one: the person is asked first when it matters,
+      // and the agent hears that its call waits for them (a notification through the proxy).
       reportingOpenedTabs(tabId, () =>
-        askBeforeConsequences(hub, tabId, name, args, () =>
-          answerAroundDialogs(tabId, name, args, () => callToolReportingNavigation(hub, tabId, name, args, timeoutMs)),
+        askBeforeConsequences(
+          hub,
+          tabId,
+          name,
+          args,
+          () =>
+            answerAroundDialogs(tabId, name, args, () =>
+              callToolReportingNavigation(hub, tabId, name, args, timeoutMs),
+            ),
+          { onWaiting },
         ),
       ),
     pageRequest: async ({ tabId, method, params }) =>

@@ -2,6 +2,7 @@ import {
   type CallToolResult,
   DESCRIBE_CALL,
   type DescribedCall,
+  READING_TOOLS,
   type Tool,
   takeDocumentArgument,
 } from '@tabmcp/protocol';
@@ -59,7 +60,6 @@ export const OBSERVED: MutationObserverInit = {
     'aria-selected',
   ],
 };
-const READING_TOOLS = ['get_page_content', 'open_link'] as const;
 
 /**
  * One action at a time in this document (the tab's page): an action watches the page until it is
@@ -171,10 +171,8 @@ export class DomToolServer {
   #readingTools(): DomTool[] {
     const taken = new Set(this.#reserved);
     const nameFor = (name: string) => (taken.has(name) ? `tabmcp_${name}` : name);
-    return [
-      contentTool(nameFor('get_page_content'), this.#context),
-      linkTool(nameFor('open_link'), this.#doc, this.#context),
-    ];
+    const [content, link] = READING_TOOLS;
+    return [contentTool(nameFor(content), this.#context), linkTool(nameFor(link), this.#doc, this.#context)];
   }
 
   #allTools(): DomTool[] {

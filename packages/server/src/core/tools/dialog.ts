@@ -1,5 +1,6 @@
 import { HANDLE_DIALOG_CALL } from '@tabmcp/protocol';
 import { z } from 'zod';
+import { sayingWhenWaiting } from '../person-wait';
 import { defineTool, errorResult } from '../tool-definition';
 import { noSuchTab } from '../tool-errors';
 
@@ -25,15 +26,19 @@ export const dialogTool = defineTool({
       tabId: z.number().int().nonnegative().optional().describe('default: the focused tab'),
     })
     .strict(),
-  handler: async ({ accept, text, dialog, tabId }, session) => {
+  handler: async ({ accept, text, dialog, tabId }, session, progress) => {
     const target = tabId ?? session.focusedTabId;
     if (target === null || !session.tabs.has(target)) return errorResult(noSuchTab(target ?? -1, session.tabs.keys()));
-    return session.connection.callTool(
-      target,
-      HANDLE_DIALOG_CALL,
-      // The extension answers only the dialog the agent was shown, and only on an allowed site (issue 38).
-      { accept, ...(text === undefined ? {} : { text }), ...(dialog === undefined ? {} : { dialog }) },
-      session.timings.pageToolTimeoutMs,
+    // Accepting a confirm dialog may wait for the person: the agent hears so (person-wait.ts).
+    return sayingWhenWaiting(progress, (onWaiting) =>
+      session.connection.callTool(
+        target,
+        HANDLE_DIALOG_CALL,
+        // The extension answers only the dialog the agent was shown, and only on an allowed site (issue 38).
+        { accept, ...(text === undefined ? {} : { text }), ...(dialog === undefined ? {} : { dialog }) },
+        session.timings.pageToolTimeoutMs,
+        onWaiting,
+      ),
     );
   },
 });

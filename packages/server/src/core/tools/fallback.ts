@@ -27,7 +27,7 @@ export const fallbackTools = [
         arguments: z.record(z.string(), z.unknown()).default({}).describe("The tool's arguments"),
       })
       .strict(),
-    handler: async ({ name, arguments: args }, session) => {
+    handler: async ({ name, arguments: args }, session, progress) => {
       if (session.focusedTabId === null) return errorResult(NO_FOCUSED_TAB);
       const page = session.pageTools.find((entry) => entry.exposedName === name);
       if (!page)
@@ -37,7 +37,7 @@ export const fallbackTools = [
             session.pageTools.map((entry) => entry.exposedName),
           ),
         );
-      return callPageTool(session, session.focusedTabId, page.tool, args);
+      return callPageTool(session, session.focusedTabId, page.tool, args, progress);
     },
   }),
 ];
