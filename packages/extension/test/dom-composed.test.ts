@@ -46,7 +46,7 @@ describe('DOM analysis of the composed tree', () => {
     const { text } = await call(page, 'get_page_content');
     for (const line of [
       /^# todos$/m,
-      /^\[textbox "New todo" = "" [a-z]\d+\]$/m,
+      /^\[textbox "New todo" = "" placeholder "What needs to be done\?" [a-z]\d+\]$/m,
       /^- \[checkbox ☐ "Done" [a-z]\d+\] Buy milk \[button "Delete" \(on hover\) [a-z]\d+\]$/m,
       /^- \[checkbox ☑ "Done" [a-z]\d+\] Walk the dog/m,
       /^## Card title$/m,
