@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
+import { callDomTool, type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
 const example = (path: string) => pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', path)).href;
@@ -101,6 +101,22 @@ describe('DOM analysis on saved pages', () => {
       'all after the mark is page text',
     );
     assert.ok(content.length < 8_400, `${content.length}`);
+  });
+
+  it('a list of nothing but links gets no item tool (open_link reaches them); one with another control does', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><h2>Source code</h2><ul>
+      <li>CSS: <a href="#faq-css">faq.css</a></li><li>JavaScript: <a href="#faq-js">faq.js</a></li></ul>
+      <h2>Results</h2><ul>
+      <li><a href="/mug">Blue mug</a> <button>Add to basket</button></li>
+      <li><a href="/cup">Red cup</a> <button>Add to basket</button></li></ul></main>`);
+    const { tools, content } = await harness.derive(page);
+    const items = tools.map((tool) => tool.name).filter((name) => name.endsWith('_item'));
+    assert.deepEqual(items, ['results_item'], tools.map((tool) => tool.name).join(', '));
+    assert.match(content, /CSS: \[link "faq\.css" [a-z]\d+\]/, 'the links stay in the read');
+    const followed = await callDomTool(page, 'open_link', { text: 'faq.js' });
+    assert.ok(!followed.isError, followed.text);
+    assert.match(page.url(), /#faq-js$/);
   });
 
   it('10,000 elements: the tool list stays small, the page is paged and nothing is dropped', async () => {

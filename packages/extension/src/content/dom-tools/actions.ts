@@ -1,4 +1,5 @@
 import type { Tool } from '@tabmcp/protocol';
+import { ownPageTool } from '@tabmcp/protocol/light';
 import { actOn } from './act';
 import { composedQueryAll } from './composed-tree';
 import { type DomTool, errorResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
@@ -112,17 +113,7 @@ function kindOf(element: Element | undefined): string {
 export function linkTool(name: string, doc: Document, context: ToolContext): DomTool {
   const links = () =>
     composedQueryAll<HTMLAnchorElement>(doc, 'a[href]').filter((a) => !a.href.startsWith('javascript:'));
-  const tool: Tool = {
-    name,
-    description: 'Follow a link of this page by its text or its address, as get_page_content shows them.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        text: { type: 'string' },
-        href: { type: 'string' },
-      },
-    },
-  };
+  const tool = ownPageTool('open_link', name);
   return {
     tool,
     isLive: () => true,
