@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -117,6 +119,51 @@ describe('DOM analysis on saved pages', () => {
     const followed = await callDomTool(page, 'open_link', { text: 'faq.js' });
     assert.ok(!followed.isError, followed.text);
     assert.match(page.url(), /#faq-js$/);
+  });
+
+  it('a spin box’s − and + icon buttons are no list of items, as two captioned buttons are not', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><label for="kids">Kids</label><div class="spinner">
+      <button type="button" title="Remove kid"><span aria-hidden="true">−</span></button>
+      <input id="kids" value="0"><button type="button" title="Add kid"><span aria-hidden="true">+</span></button>
+      </div></main>`);
+    const { tools } = await harness.derive(page);
+    const names = tools.map((tool) => tool.name);
+    assert.deepEqual(
+      names.filter((name) => name.endsWith('_item')),
+      [],
+      names.join(', '),
+    );
+    assert.ok(names.includes('add_kid') && names.includes('remove_kid'), names.join(', '));
+  });
+
+  it('a link below the page’s folder is written relative to it; open_link takes any form of its address', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tabmcp-links-'));
+    const file = join(folder, 'docs', 'guide.html');
+    mkdirSync(join(folder, 'docs', 'api'), { recursive: true });
+    writeFileSync(join(folder, 'docs', 'api', 'list.html'), '<p>List</p>');
+    writeFileSync(
+      file,
+      `<main><p><a href="intro.html">Intro</a> <a href="api/list.html">List</a> <a href="../home.html">Home</a>
+      <a href="./docs:odd.html">Odd</a> <a href="./">Folder</a></p></main>`,
+    );
+    const page = await harness.page();
+    await page.goto(pathToFileURL(file).href);
+    const { content } = await harness.derive(page);
+    const here = new URL(pathToFileURL(file).href).pathname;
+    const up = here.slice(0, here.lastIndexOf('/docs/'));
+    assert.match(content, /\[link "Intro" [a-z]\d+\]\(intro\.html\)/);
+    assert.match(content, /\[link "List" [a-z]\d+\]\(api\/list\.html\)/);
+    assert.ok(content.includes(`](${up}/home.html)`), `above the folder, the whole path: ${content}`);
+    assert.ok(content.includes(`](${up}/docs/docs:odd.html)`), `what would read as a scheme stays whole: ${content}`);
+    assert.ok(content.includes(`](${up}/docs/)`), `the folder itself stays whole: ${content}`);
+    for (const href of ['api/list.html', `${up}/docs/api/list.html`]) {
+      await page.goto(pathToFileURL(file).href);
+      await harness.load(page);
+      const followed = await callDomTool(page, 'open_link', { href });
+      assert.ok(!followed.isError, `${href}: ${followed.text}`);
+      await page.waitForURL(/api\/list\.html$/, { timeout: 5_000 });
+    }
   });
 
   it('10,000 elements: the tool list stays small, the page is paged and nothing is dropped', async () => {

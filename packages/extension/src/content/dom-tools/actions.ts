@@ -123,8 +123,12 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
       if (!text && !href) return errorResult('Give the link text or its href.');
       // Only links a person sees: a hidden twin with the same text or address is never followed.
       const shown = links().filter(isVisible);
+      // Any form of the address: as written, as the read shows it (relative to this page), or resolved.
+      const resolved = href ? resolvedHref(href, doc) : undefined;
       const byHref = href
-        ? shown.filter((a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href)
+        ? shown.filter(
+            (a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href || a.href === resolved,
+          )
         : [];
       const textOf = (a: HTMLAnchorElement) => (labelOf(a) || clean(a.textContent, 200)).toLowerCase();
       const exact = text ? shown.filter((a) => textOf(a) === text) : [];
@@ -146,4 +150,12 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
       return context.perform(`followed ${describeElement(target)}`, () => target.click());
     },
   };
+}
+
+function resolvedHref(href: string, doc: Document): string | undefined {
+  try {
+    return new URL(href, doc.baseURI).href;
+  } catch {
+    return undefined;
+  }
 }

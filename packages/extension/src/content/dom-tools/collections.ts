@@ -175,10 +175,15 @@ export function itemSignature(element: Element): string {
   return `${element.tagName}|${element.getAttribute('role') ?? ''}`;
 }
 
-/** An item that is nothing but one link or button (a menu entry, a filter) has nothing else to act on. */
+/**
+ * An item that is nothing but one link or button (a menu entry, a filter, a spin box's − and +) has
+ * nothing else to act on: it shows its caption, or, being the button itself, less than its name (an icon).
+ */
 function onlyItsOwnCaption(item: Element | undefined, controls: ItemControl[]): boolean {
   if (!item || controls.length !== 1 || controls[0]?.kind !== 'click') return false;
-  return clean(visibleText(item, 200)) === clean(controls[0].caption);
+  const shown = clean(visibleText(item, 200));
+  const caption = clean(controls[0].caption);
+  return shown === caption || (controls[0].element === item && shown.length < caption.length);
 }
 
 /** A link a person sees, so open_link reaches it (one shown only on hover is the item tool's to reach). */
