@@ -54,9 +54,9 @@ try {
   const playwrightTools = bytes(JSON.stringify(await playwright.listTools()));
   for (const { path, label } of PAGES) {
     const url = `${site.url}${path}`;
-    const opened = JSON.parse(textOf(await tabmcp.call('open_tab', { url }))) as { toolsAvailable: string[] };
+    await tabmcp.call('open_tab', { url });
     const tools = (await tabmcp.client.listTools()).tools;
-    const hasContentTool = opened.toolsAvailable.includes('get_page_content');
+    const hasContentTool = tools.some((tool) => tool.name === 'get_page_content');
     let content = '';
     let firstPage = 0;
     if (hasContentTool) {

@@ -1,5 +1,17 @@
 import type { Agent } from './server-harness';
 
+/** tabmcp's own tools, listed beside the page's in every era (docs/mcp-eras.md). */
+const CORE_TOOLS = new Set([
+  'connect_browser',
+  'list_tabs',
+  'open_tab',
+  'focus_tab',
+  'close_tab',
+  'handle_dialog',
+  'list_page_tools',
+  'call_page_tool',
+]);
+
 /** The tool names one page gave at each of its fresh loads, and how many loads gave the commonest list. */
 export interface FreshLoads {
   url: string;
@@ -12,14 +24,15 @@ export interface FreshLoads {
 
 /**
  * Issue 37's bar "the same page gives the same tool list in 20 of 20 fresh loads": opens `url` in a
- * fresh tab `loads` times, reads the tool names open_tab answers with (the list the agent sees
- * first), and closes the tab each time.
+ * fresh tab `loads` times, reads the page's tool names in the list the agent reads as open_tab
+ * answers (the list it sees first), and closes the tab each time.
  */
 export async function freshLoads(agent: Agent, url: string, loads: number): Promise<FreshLoads> {
   const counts = new Map<string, number>();
   for (let load = 0; load < loads; load++) {
-    const opened = await agent.json<{ toolsAvailable?: string[] }>('open_tab', { url });
-    const key = JSON.stringify(opened.toolsAvailable ?? []);
+    await agent.json('open_tab', { url });
+    const listed = (await agent.client.listTools()).tools.map((tool) => tool.name);
+    const key = JSON.stringify(listed.filter((name) => !CORE_TOOLS.has(name)));
     counts.set(key, (counts.get(key) ?? 0) + 1);
     await agent.call('close_tab', {});
   }

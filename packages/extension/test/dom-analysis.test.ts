@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
+import { callDomTool, type DomHarness, startDomHarness } from '../../../test-support/dom-in-chromium';
 
 const saved = (name: string) => pathToFileURL(join(import.meta.dirname, 'saved-pages', name)).href;
 const example = (path: string) => pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'examples', path)).href;
@@ -101,6 +103,67 @@ describe('DOM analysis on saved pages', () => {
       'all after the mark is page text',
     );
     assert.ok(content.length < 8_400, `${content.length}`);
+  });
+
+  it('a list of nothing but links gets no item tool (open_link reaches them); one with another control does', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><h2>Source code</h2><ul>
+      <li>CSS: <a href="#faq-css">faq.css</a></li><li>JavaScript: <a href="#faq-js">faq.js</a></li></ul>
+      <h2>Results</h2><ul>
+      <li><a href="/mug">Blue mug</a> <button>Add to basket</button></li>
+      <li><a href="/cup">Red cup</a> <button>Add to basket</button></li></ul></main>`);
+    const { tools, content } = await harness.derive(page);
+    const items = tools.map((tool) => tool.name).filter((name) => name.endsWith('_item'));
+    assert.deepEqual(items, ['results_item'], tools.map((tool) => tool.name).join(', '));
+    assert.match(content, /CSS: \[link "faq\.css" [a-z]\d+\]/, 'the links stay in the read');
+    const followed = await callDomTool(page, 'open_link', { text: 'faq.js' });
+    assert.ok(!followed.isError, followed.text);
+    assert.match(page.url(), /#faq-js$/);
+  });
+
+  it('a spin box’s − and + icon buttons are no list of items, as two captioned buttons are not', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><label for="kids">Kids</label><div class="spinner">
+      <button type="button" title="Remove kid"><span aria-hidden="true">−</span></button>
+      <input id="kids" value="0"><button type="button" title="Add kid"><span aria-hidden="true">+</span></button>
+      </div></main>`);
+    const { tools } = await harness.derive(page);
+    const names = tools.map((tool) => tool.name);
+    assert.deepEqual(
+      names.filter((name) => name.endsWith('_item')),
+      [],
+      names.join(', '),
+    );
+    assert.ok(names.includes('add_kid') && names.includes('remove_kid'), names.join(', '));
+  });
+
+  it('a link below the page’s folder is written relative to it; open_link takes any form of its address', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tabmcp-links-'));
+    const file = join(folder, 'docs', 'guide.html');
+    mkdirSync(join(folder, 'docs', 'api'), { recursive: true });
+    writeFileSync(join(folder, 'docs', 'api', 'list.html'), '<p>List</p>');
+    writeFileSync(
+      file,
+      `<main><p><a href="intro.html">Intro</a> <a href="api/list.html">List</a> <a href="../home.html">Home</a>
+      <a href="./docs:odd.html">Odd</a> <a href="./">Folder</a></p></main>`,
+    );
+    const page = await harness.page();
+    await page.goto(pathToFileURL(file).href);
+    const { content } = await harness.derive(page);
+    const here = new URL(pathToFileURL(file).href).pathname;
+    const up = here.slice(0, here.lastIndexOf('/docs/'));
+    assert.match(content, /\[link "Intro" [a-z]\d+\]\(intro\.html\)/);
+    assert.match(content, /\[link "List" [a-z]\d+\]\(api\/list\.html\)/);
+    assert.ok(content.includes(`](${up}/home.html)`), `above the folder, the whole path: ${content}`);
+    assert.ok(content.includes(`](${up}/docs/docs:odd.html)`), `what would read as a scheme stays whole: ${content}`);
+    assert.ok(content.includes(`](${up}/docs/)`), `the folder itself stays whole: ${content}`);
+    for (const href of ['api/list.html', `${up}/docs/api/list.html`]) {
+      await page.goto(pathToFileURL(file).href);
+      await harness.load(page);
+      const followed = await callDomTool(page, 'open_link', { href });
+      assert.ok(!followed.isError, `${href}: ${followed.text}`);
+      await page.waitForURL(/api\/list\.html$/, { timeout: 5_000 });
+    }
   });
 
   it('10,000 elements: the tool list stays small, the page is paged and nothing is dropped', async () => {

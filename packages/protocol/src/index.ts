@@ -13,6 +13,7 @@ export * from './limits';
 export * from './link-auth';
 export * from './listener-set';
 export * from './logger';
+export * from './own-page-tools';
 export * from './page-ready';
 export * from './parse';
 export * from './pending-requests';

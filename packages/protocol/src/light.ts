@@ -4,6 +4,7 @@ export * from './errors';
 export * from './json-shape';
 export * from './limits';
 export * from './listener-set';
+export * from './own-page-tools';
 export * from './pending-requests';
 export * from './shared-rules';
 export * from './tab-wire';

@@ -21,7 +21,21 @@ describe('what open_tab and focus_tab answer', () => {
     assert.ok(!opened.toolsAvailable.includes('list_tabs'), opened.toolsAvailable.join(', '));
     assert.ok(!opened.toolsAvailable.includes('weird name!'), opened.toolsAvailable.join(', '));
     const focused = json(await session.callTool('focus_tab', { tabId: opened.tab.id }));
-    assert.deepEqual(opened.toolsAvailable, focused.toolsAvailable);
+    assert.equal(focused.toolCount, opened.toolsAvailable.length, 'focused, the list_changed brings the names');
+    assert.equal(focused.toolsAvailable, undefined);
+  });
+
+  it('with the fallback tools on (a client that may not follow list changes), focused tabs name their tools', async () => {
+    const session = new BrowserSession({
+      connection: new FakeBrowser(),
+      launcher: undefined,
+      connectGraceMs: 10,
+      fallbackTools: true,
+    });
+    await session.callTool('connect_browser', {});
+    const opened = json(await session.callTool('open_tab', { url: 'http://shop.test/' }));
+    assert.deepEqual(opened.toolsAvailable, ['add_to_cart', 'page_list_tabs', 'weird_name_']);
+    assert.equal(opened.toolCount, undefined);
   });
 
   it('tools held back by a site not allowed say why and what releases them (defect 2)', async () => {
@@ -29,7 +43,7 @@ describe('what open_tab and focus_tab answer', () => {
     browser.tabs.set(7, { id: 7, title: 'Notes', url: 'http://notes.test/', tools: [], siteAccess: 'pending' });
     const { session } = await connected(browser);
     const focused = json(await session.callTool('focus_tab', { tabId: 7 }));
-    assert.deepEqual(focused.toolsAvailable, []);
+    assert.equal(focused.toolCount, 0);
     assert.match(focused.note, /not allowed yet\. The user allows it in the tabmcp popup/);
   });
 

@@ -2,6 +2,7 @@ import {
   cleanPageLine,
   cleanPageText,
   HUB_TOOL_PREFIX,
+  isOwnPageTool,
   MAX_DESCRIPTION_LENGTH,
   MAX_TOOL_NAME_LENGTH,
   type Tool,
@@ -48,12 +49,16 @@ function describePageTool(tool: Tool, origin: string): string {
 
 /**
  * A page tool as the focused view lists it: every page-written text a client may show (description,
- * title, annotations.title) cleaned and tied to its origin; schemas untouched.
+ * title, annotations.title) cleaned and tied to its origin; schemas untouched. One of tabmcp's own
+ * page tools to the letter (get_page_content, act…) holds no page text, so it goes unmarked: the mark
+ * would cost 31 bytes a tool at every list and set apart nothing.
  */
 export function presentPageTool(tool: Tool, exposedName: string, origin: string): Tool & { description: string } {
+  // Which document the tool came from is the server's to remember, not the agent's to read.
+  const bare = withoutDocument(tool);
+  if (isOwnPageTool(bare)) return { ...bare, name: exposedName, description: bare.description ?? '' };
   const presented: Tool & { description: string } = {
-    // Which document the tool came from is the server's to remember, not the agent's to read.
-    ...withoutDocument(tool),
+    ...bare,
     name: exposedName,
     description: describePageTool(tool, origin),
   };
@@ -64,9 +69,12 @@ export function presentPageTool(tool: Tool, exposedName: string, origin: string)
   return presented;
 }
 
-/** A page tool in the session's list (its description starts with our marker; page text cannot fake it). */
-export function isListedPageTool(tool: { description?: string | undefined }): boolean {
-  return tool.description?.startsWith(PAGE_TOOL_MARK) === true;
+/**
+ * A page tool in the session's list: its description starts with our marker (page text cannot fake
+ * it), or it is one of tabmcp's own page tools, listed unmarked (presentPageTool).
+ */
+export function isListedPageTool(tool: { name: string; description?: string | undefined }): boolean {
+  return tool.description?.startsWith(PAGE_TOOL_MARK) === true || isOwnPageTool(tool);
 }
 
 export function originOf(url: string): string {

@@ -223,6 +223,9 @@ export class BrowserSession {
       get coreToolNames() {
         return session.#coreToolNames;
       },
+      get fallbackTools() {
+        return session.#options.fallbackTools;
+      },
       documents: this.#documents,
       focusedPageTools: () => this.listTools().filter((tool) => !this.#coreToolNames.has(tool.name)),
       attach: async () => {

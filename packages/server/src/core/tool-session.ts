@@ -51,6 +51,8 @@ export interface ToolSession {
   readonly documents: SeenDocuments;
   /** Names a page tool may not take. */
   readonly coreToolNames: ReadonlySet<string>;
+  /** The fallback tools are listed: the client may not follow tools/list_changed (docs/mcp-eras.md). */
+  readonly fallbackTools: boolean;
   /** The focused tab's tools as listed (list_page_tools). */
   focusedPageTools(): ListedTool[];
   /** Connects to the browser now, and again by itself after a dropped link. */

@@ -1,4 +1,5 @@
-import type { CallToolResult, Tool } from '@tabmcp/protocol';
+import type { CallToolResult } from '@tabmcp/protocol';
+import { ACT_ACTIONS, ownPageTool } from '@tabmcp/protocol/light';
 import { chooseOption, expectChosen, isCombobox } from './combobox';
 import { isTag } from './composed-tree';
 import type { DomTool, ToolContext } from './dom-tool';
@@ -27,38 +28,12 @@ import {
   uploadFile,
 } from './trusted-actions';
 
-const ACTIONS = [
-  'click',
-  'dblclick',
-  'hover',
-  'fill',
-  'check',
-  'uncheck',
-  'select',
-  'press',
-  'drag',
-  'upload',
-] as const;
+const ACTIONS = ACT_ACTIONS;
 export type Action = (typeof ACTIONS)[number];
 
 /** The floor: one tool that acts on any handle from get_page_content, so no page is a dead end. */
 export function actTool(name: string, context: ToolContext): DomTool {
-  const tool: Tool = {
-    name,
-    description:
-      'Act on a handle from get_page_content (e.g. k7): fill and select take value (submit: true then presses Enter; select on a text field selects that text), press takes key (default Enter), drag takes value: the handle to drop on, upload takes value: a local file path. Prefer a named tool when one fits.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        handle: { type: 'string' },
-        action: { type: 'string', enum: [...ACTIONS] },
-        value: { type: 'string' },
-        key: { type: 'string' },
-        submit: { type: 'boolean' },
-      },
-      required: ['handle', 'action'],
-    },
-  };
+  const tool = ownPageTool('act', name);
   return {
     tool,
     isLive: () => true,

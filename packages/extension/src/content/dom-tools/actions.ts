@@ -1,4 +1,5 @@
 import type { Tool } from '@tabmcp/protocol';
+import { ownPageTool } from '@tabmcp/protocol/light';
 import { actOn } from './act';
 import { composedQueryAll } from './composed-tree';
 import { type DomTool, errorResult, NO_ARGUMENTS, type ToolContext } from './dom-tool';
@@ -112,17 +113,7 @@ function kindOf(element: Element | undefined): string {
 export function linkTool(name: string, doc: Document, context: ToolContext): DomTool {
   const links = () =>
     composedQueryAll<HTMLAnchorElement>(doc, 'a[href]').filter((a) => !a.href.startsWith('javascript:'));
-  const tool: Tool = {
-    name,
-    description: 'Follow a link of this page by its text or its address, as get_page_content shows them.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        text: { type: 'string' },
-        href: { type: 'string' },
-      },
-    },
-  };
+  const tool = ownPageTool('open_link', name);
   return {
     tool,
     isLive: () => true,
@@ -132,8 +123,12 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
       if (!text && !href) return errorResult('Give the link text or its href.');
       // Only links a person sees: a hidden twin with the same text or address is never followed.
       const shown = links().filter(isVisible);
+      // Any form of the address: as written, as the read shows it (relative to this page), or resolved.
+      const resolved = href ? resolvedHref(href, doc) : undefined;
       const byHref = href
-        ? shown.filter((a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href)
+        ? shown.filter(
+            (a) => a.href === href || a.getAttribute('href') === href || shortHref(a) === href || a.href === resolved,
+          )
         : [];
       const textOf = (a: HTMLAnchorElement) => (labelOf(a) || clean(a.textContent, 200)).toLowerCase();
       const exact = text ? shown.filter((a) => textOf(a) === text) : [];
@@ -155,4 +150,12 @@ export function linkTool(name: string, doc: Document, context: ToolContext): Dom
       return context.perform(`followed ${describeElement(target)}`, () => target.click());
     },
   };
+}
+
+function resolvedHref(href: string, doc: Document): string | undefined {
+  try {
+    return new URL(href, doc.baseURI).href;
+  } catch {
+    return undefined;
+  }
 }

@@ -137,6 +137,9 @@ function asCollection(container: Element, hover: HoverRules): Collection | undef
     (controls, index) => controls.length > 0 && !onlyItsOwnCaption(current[index], controls),
   );
   if (acting.length === 0 || acting.length < current.length * 0.6) return undefined;
+  // Items with nothing but links (related pages, source files): open_link follows each by its text or
+  // address and the page read shows them, so an item tool would only add its bytes to every list.
+  if (withControls.every((controls) => controls.every(isShownLink))) return undefined;
   // A group of radio buttons is one control (a choice), not a list of items.
   const all = withControls.flat();
   if (all.every((control) => isTag(control.element, 'input') && control.element.type === 'radio')) return undefined;
@@ -172,10 +175,23 @@ export function itemSignature(element: Element): string {
   return `${element.tagName}|${element.getAttribute('role') ?? ''}`;
 }
 
-/** An item that is nothing but one link or button (a menu entry, a filter) has nothing else to act on. */
+/**
+ * An item that is nothing but one link or button (a menu entry, a filter, a spin box's − and +) has
+ * nothing else to act on: it shows its caption, or, being the button itself, less than its name (an icon).
+ */
 function onlyItsOwnCaption(item: Element | undefined, controls: ItemControl[]): boolean {
   if (!item || controls.length !== 1 || controls[0]?.kind !== 'click') return false;
-  return clean(visibleText(item, 200)) === clean(controls[0].caption);
+  const shown = clean(visibleText(item, 200));
+  const caption = clean(controls[0].caption);
+  return shown === caption || (controls[0].element === item && shown.length < caption.length);
+}
+
+/** A link a person sees, so open_link reaches it (one shown only on hover is the item tool's to reach). */
+function isShownLink(control: ItemControl): boolean {
+  const { element } = control;
+  if (control.kind !== 'click' || control.onHover || !isTag(element, 'a') || !element.hasAttribute('href'))
+    return false;
+  return !element.href.startsWith('javascript:');
 }
 
 function controlsOf(item: Element, hover: HoverRules): ItemControl[] {

@@ -1,5 +1,4 @@
-import type { Tool } from '@tabmcp/protocol';
-import { cleanPageLine } from '@tabmcp/protocol/light';
+import { cleanPageLine, DEFAULT_READ_CHARS, ownPageTool } from '@tabmcp/protocol/light';
 import { type DomTool, markedPageText } from './dom-tool';
 import { findPassages } from './find';
 import { readFrame } from './frame-link';
@@ -7,7 +6,7 @@ import { isChrome, mainRoot } from './main-content';
 import { type RenderContext, renderUpTo } from './render';
 import { clean, pageText } from './text';
 
-const DEFAULT_MAX_CHARS = 8_000;
+const DEFAULT_MAX_CHARS = DEFAULT_READ_CHARS;
 const DEFAULT_FOUND_CHARS = 3_000;
 const MIN_MAX_CHARS = 200;
 const LIMIT_MAX_CHARS = 50_000;
@@ -18,22 +17,7 @@ const LIMIT_MAX_CHARS = 50_000;
  * with `main`, only the passages that match with `query`.
  */
 export function contentTool(name: string, context: RenderContext): DomTool {
-  const tool: Tool = {
-    name,
-    description:
-      'Read the visible page as Markdown; each control shows as [role "name" = "value" handle], e.g. [checkbox ☐ "Done" k7], for act. Paged by offset. query: only the passages that match (find in page); main: true leaves out site navigation, sidebars and footers.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string' },
-        main: { type: 'boolean' },
-        // Out-of-range values are clamped by the handler: the schema stays small for every list read.
-        maxChars: { type: 'integer', default: DEFAULT_MAX_CHARS },
-        offset: { type: 'integer' },
-      },
-    },
-    annotations: { readOnlyHint: true, idempotentHint: true },
-  };
+  const tool = ownPageTool('get_page_content', name);
   return {
     tool,
     isLive: () => true,

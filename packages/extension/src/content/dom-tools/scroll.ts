@@ -1,4 +1,4 @@
-import type { Tool } from '@tabmcp/protocol';
+import { MAX_SCROLL_PAGES, ownPageTool, SCROLL_DIRECTIONS } from '@tabmcp/protocol/light';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
 import { reach } from './hit-test';
 import { sendTrusted } from './trusted';
@@ -9,27 +9,16 @@ import { sendTrusted } from './trusted';
  * a person scrolls, so the page's own scroll code renders what comes into view; the answer's changes
  * list it. A region's element scrolls itself only where the browser's input cannot be sent.
  */
-const DIRECTIONS = ['down', 'up', 'right', 'left'] as const;
+const DIRECTIONS = SCROLL_DIRECTIONS;
 type Direction = (typeof DIRECTIONS)[number];
 /** Of the region's visible height (or width) per page scrolled: a little overlap keeps rows from falling between. */
 const PAGE_SHARE = 0.8;
-const MAX_PAGES = 10;
+const MAX_PAGES = MAX_SCROLL_PAGES;
 /** Elements looked at, at most, for the largest scrollable region in view. */
 const REGION_LOOK_LIMIT = 20_000;
 
 export function scrollTool(name: string, context: ToolContext): DomTool {
-  const tool: Tool = {
-    name,
-    description: `Scroll to reach content not rendered yet (long or virtualized lists, feeds): direction (default down), pages (1-${MAX_PAGES}, default 1), handle: something inside the region to scroll (default: the largest scrollable region in view, else the page). The answer lists what came into view and where the region now is.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        direction: { type: 'string', enum: [...DIRECTIONS] },
-        pages: { type: 'integer', minimum: 1, maximum: MAX_PAGES },
-        handle: { type: 'string' },
-      },
-    },
-  };
+  const tool = ownPageTool('scroll', name);
   return {
     tool,
     isLive: () => true,

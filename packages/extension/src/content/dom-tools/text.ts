@@ -339,7 +339,20 @@ export function shortHref(anchor: HTMLAnchorElement): string {
   const here = anchor.ownerDocument.location;
   if (url.origin !== here.origin) return externalHref(url);
   if (url.pathname === here.pathname && url.search === here.search) return url.hash || url.pathname;
-  return `${url.pathname}${url.search}${url.hash}`;
+  return `${pathFrom(here.pathname, url.pathname)}${url.search}${url.hash}`;
+}
+
+/**
+ * A path below the page's own folder, relative to it: on a documentation site the folder can be most
+ * of every link (`/content/patterns/disclosure/examples/card.html` on a page of that folder is
+ * `card.html`), and the read's first line gives the page's address to resolve it. Anything that would
+ * read as another scheme or host (`a:b`, `//x`) stays whole.
+ */
+function pathFrom(pagePath: string, path: string): string {
+  const folder = pagePath.slice(0, pagePath.lastIndexOf('/') + 1);
+  if (folder.length <= 1 || !path.startsWith(folder) || path.length === folder.length) return path;
+  const rest = path.slice(folder.length);
+  return rest.startsWith('/') || /^[^/]*:/.test(rest) ? path : rest;
 }
 
 /**

@@ -13,17 +13,13 @@ export const dialogTool = defineTool({
   title: 'Answer a dialog',
   offeredIn: ['TAB_FOCUSED'],
   description:
-    'Answer the dialog (alert, confirm, prompt, "Leave site?") the focused tab shows, the one an answer showed you: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt; dialog is the id that answer gave it.',
+    'Answer a dialog (alert, confirm, prompt, "Leave site?") an answer showed: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt; dialog: the id that answer gave (default: the last one in the tab); tabId default: the focused tab.',
   input: z
     .object({
       accept: z.boolean(),
       text: z.string().max(10_000).optional(),
-      dialog: z
-        .string()
-        .max(64)
-        .optional()
-        .describe("the dialog's id from the answer that showed it; default: the last dialog shown in the tab"),
-      tabId: z.number().int().nonnegative().optional().describe('default: the focused tab'),
+      dialog: z.string().max(64).optional(),
+      tabId: z.number().int().nonnegative().optional(),
     })
     .strict(),
   handler: async ({ accept, text, dialog, tabId }, session, progress) => {

@@ -26,7 +26,7 @@ export const tabTools = [
     description: "Open a URL in a new tab; focused (the default), its page's tools join the tool list.",
     input: z
       .object({
-        url: z.string().min(1).describe('URL to open: http, https, file or data, or about:blank'),
+        url: z.string().min(1).describe('http(s), file or data URL, or about:blank'),
         focus: z.boolean().default(true),
       })
       .strict(),
@@ -47,7 +47,7 @@ export const tabTools = [
     offeredIn: ['TAB_FOCUSED'],
     transition: true,
     title: 'Close a tab',
-    description: 'Close a tab by id, or the focused tab without one (its tools go with it).',
+    description: 'Close a tab by id (default: the focused tab); its tools go with it.',
     input: z.object({ tabId: tabId.optional() }).strict(),
     annotations: { destructiveHint: true },
     handler: ({ tabId }, session) => closeTab(session, tabId),
@@ -105,10 +105,10 @@ async function openTab(session: ToolSession, url: string, focus: boolean, progre
   return jsonResult({
     tab: { id: tab.id, title: tab.title, url: tab.url },
     focused: focus,
-    // The names the agent will call them by, whether or not the tab is focused.
-    toolsAvailable: focus
-      ? session.pageTools.map((entry) => entry.exposedName)
-      : exposePageTools(tab.tools, session.coreToolNames).map((entry) => entry.exposedName),
+    ...(focus
+      ? focusedTools(session)
+      : // Not focused, no list brings them: the names the agent will call them by once it focuses the tab.
+        { toolsAvailable: exposePageTools(tab.tools, session.coreToolNames).map((entry) => entry.exposedName) }),
     ...(held.note
       ? held
       : opened.toolsReady
@@ -138,7 +138,7 @@ async function focusTab(session: ToolSession, tabId: number): Promise<CallToolRe
   return jsonResult({
     success: true,
     tab: { id: tabId, title: tab.title, url: tab.url },
-    toolsAvailable: session.pageTools.map((entry) => entry.exposedName),
+    ...focusedTools(session),
     ...siteNote(state),
   });
 }
@@ -153,6 +153,16 @@ async function closeTab(session: ToolSession, requested: number | undefined): Pr
   }
   session.removeTab(tabId);
   return jsonResult({ closed: true, tabId });
+}
+
+/**
+ * The focused tab's tools as open_tab and focus_tab give them. The tools/list_changed that follows
+ * brings their names and descriptions, so the answer gives their count; where the client may not
+ * follow list changes (the fallback tools are on: docs/mcp-eras.md), their names, for call_page_tool.
+ */
+function focusedTools(session: ToolSession): { toolCount: number } | { toolsAvailable: string[] } {
+  const names = session.pageTools.map((entry) => entry.exposedName);
+  return session.fallbackTools ? { toolsAvailable: names } : { toolCount: names.length };
 }
 
 /** A page still loading or changing when open_tab's readiness bound came (docs/dom-tools.md, "When open_tab answers"). */
