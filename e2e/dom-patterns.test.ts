@@ -202,7 +202,7 @@ describe('DOM-derived tools: the patterns of real apps', () => {
     await toolNamed('select_language');
     const read = textOf(await scene.agent.call('get_page_content'));
     const remove = /\[button "Delete account" \(disabled\) ([a-z]\d+)\]/.exec(read)?.[1];
-    const name = /Display name \[textbox = "" ([a-z]\d+)\]/.exec(read)?.[1];
+    const name = /Display name \[textbox = "" placeholder "e\.g\. Ada" ([a-z]\d+)\]/.exec(read)?.[1];
     assert.ok(remove && name, read);
     const disabled = await scene.agent.call('act', { handle: remove, action: 'click' });
     assert.match(textOf(disabled), /is disabled/);
