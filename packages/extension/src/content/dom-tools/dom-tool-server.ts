@@ -10,7 +10,7 @@ import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
-import { recordChanges, wasTicking } from './change-history';
+import { recordChanges, recordChangesIn, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
 import { composedParent, composedQueryAll, composedRoots, frameDocument, withComposedSnapshot } from './composed-tree';
@@ -150,6 +150,7 @@ export class DomToolServer {
       this.#roots = composedRoots(this.#doc);
       this.#frames = this.#reading ? [] : otherOriginFrames(this.#doc);
     });
+    recordChangesIn(this.#roots);
     this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
     if (this.#frames.length > 0 || this.#frameTools.entries.length > 0) void this.#askFrames();
     this.#watchRoots?.(this.#roots);
@@ -302,7 +303,7 @@ export class DomToolServer {
     const caption = options.subject ? watchCaption(options.subject) : undefined;
     let observed: Awaited<ReturnType<typeof actAndObserve>>;
     try {
-      observed = await actAndObserve(action, this.#context, options.keepWatching);
+      observed = await actAndObserve(action, this.#context, options.keepWatching, this.#roots);
     } finally {
       caption?.stop();
     }
