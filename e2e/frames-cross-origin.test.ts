@@ -144,6 +144,33 @@ describe('frames of another origin', () => {
     });
   });
 
+  it("a click in the frame answers with the frame's tools that came and went, by the names the page lists them", async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    const listed = await waitFor(
+      async () => {
+        const { tools } = await scene.agent.client.listTools();
+        const names = tools.map((tool) => tool.name);
+        return names.includes('add_cardholder_name') ? names : undefined;
+      },
+      10_000,
+      "the frame's button in the list",
+    );
+    // The page's own holder field holds the name: the frame's comes second.
+    assert.ok(listed.includes('fill_name_on_card'), listed.join(', '));
+    const shown = await scene.agent.json<{ done?: string; tools?: { added?: string[]; removed?: string[] } }>(
+      'add_cardholder_name',
+      {},
+    );
+    assert.deepEqual(
+      shown.tools,
+      { added: ['fill_name_on_card_2'], removed: ['add_cardholder_name'] },
+      JSON.stringify(shown),
+    );
+    const { tools } = await scene.agent.client.listTools();
+    const added = tools.find((tool) => tool.name === 'fill_name_on_card_2');
+    assert.match(String(added?.description), new RegExp(`In the frame of ${origin}: Type into "Name on card"`));
+  });
+
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {
     const origin = `http://127.0.0.1:${new URL(provider.url).port}`;
     await open(checkout(origin));

@@ -90,4 +90,3 @@ describe('actions in a same-origin frame', () => {
     assert.equal(value, 'ada@example.com');
   });
 });
-

@@ -6,6 +6,7 @@ import {
   type Tool,
   takeDocumentArgument,
 } from '@tabmcp/protocol';
+import { withTimeout } from '@tabmcp/protocol/light';
 import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
@@ -141,8 +142,19 @@ export class DomToolServer {
     return this.#tools.map((entry) => entry.tool);
   }
 
-  /** Derives the tools again; true when the list an agent sees changed. */
+  /** Derives the tools again; true when the list an agent sees changed. Its frames' tools follow on their own. */
   refresh(): boolean {
+    const changed = this.#derive();
+    if (this.#asksFrames()) void this.#askFrames().then((listChanged) => listChanged && this.#framesChanged?.());
+    return changed;
+  }
+
+  /** Has iframes of another origin, or had: their tools are asked for after each derivation. */
+  #asksFrames(): boolean {
+    return this.#frames.length > 0 || this.#frameTools.entries.length > 0;
+  }
+
+  #derive(): boolean {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
@@ -152,7 +164,6 @@ export class DomToolServer {
     });
     recordChangesIn(this.#roots);
     this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
-    if (this.#frames.length > 0 || this.#frameTools.entries.length > 0) void this.#askFrames();
     this.#watchRoots?.(this.#roots);
     const signature = JSON.stringify(this.tools);
     const changed = signature !== this.#signature;
@@ -160,13 +171,32 @@ export class DomToolServer {
     return changed;
   }
 
-  /** Its frames' tools, asked after the derivation; a change is published on its own. */
-  async #askFrames(): Promise<void> {
+  /** Its frames' tools, asked after the derivation; true when they changed the list. */
+  async #askFrames(): Promise<boolean> {
     const taken = this.#ownTools.map((entry) => entry.tool.name);
-    if (!(await this.#frameTools.update(this.#frames, this.#context.handles, taken))) return;
+    await this.#frameTools.update(this.#frames, this.#context.handles, taken);
+    // Its entries are new objects even when the list reads the same: a call looks them up in #tools.
     this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
-    this.#signature = JSON.stringify(this.tools);
-    this.#framesChanged?.();
+    const signature = JSON.stringify(this.tools);
+    const changed = signature !== this.#signature;
+    this.#signature = signature;
+    return changed;
+  }
+
+  /**
+   * After an action: the tools derived again, its frames' asked and waited for (within
+   * FRAME_TOOLS_WAIT_MS), so the answer's `tools.added`/`removed` hold a frame's tools under the
+   * names the page lists them by; true when the list changed.
+   */
+  async #refreshWithFrames(): Promise<boolean> {
+    const changed = this.#derive();
+    if (!this.#asksFrames()) return changed;
+    const framesChanged = await withTimeout(this.#askFrames(), {
+      timeoutMs: FRAME_TOOLS_WAIT_MS,
+      // A frame slower than that: its tools are published when it answers (the generation is the newest).
+      onTimeout: () => false,
+    });
+    return changed || framesChanged;
   }
 
   #readingTools(): DomTool[] {
@@ -287,7 +317,7 @@ export class DomToolServer {
       );
     }
     try {
-      return await entry.run(args);
+      return this.#runsInFrame(entry, args) ? await this.#inFrame(() => entry.run(args)) : await entry.run(args);
     } catch (error) {
       return errorResult(`${name} failed on the page: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -325,7 +355,7 @@ export class DomToolServer {
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = markedPageText(observed.title);
     // Published before the result is answered: the agent's next call may use a tool this action made.
-    if (this.refresh()) await this.#announce?.();
+    if (await this.#refreshWithFrames()) await this.#announce?.();
     const countsAfter = this.#counts();
     const counts = Object.fromEntries(
       [...new Set([...countsBefore.keys(), ...countsAfter.keys()])]
@@ -333,12 +363,41 @@ export class DomToolServer {
         .map((key) => [key, `${countsBefore.get(key) ?? 0} → ${countsAfter.get(key) ?? 0}`]),
     );
     if (Object.keys(counts).length) result.counts = counts;
-    const toolsAfter = this.tools.map((tool) => tool.name);
-    const added = toolsAfter.filter((name) => !toolsBefore.includes(name));
-    const removed = toolsBefore.filter((name) => !toolsAfter.includes(name));
-    if (added.length || removed.length)
-      result.tools = { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
+    const tools = toolsChange(toolsBefore, this.tools);
+    if (tools) result.tools = tools;
     return jsonResult(result, failure !== undefined);
+  }
+
+  /**
+   * A call that a frame's script ran (`act` on a handle in the frame, or one of the frame's tools):
+   * the frame's answer said which of its tools came and went by its own names; the page lists them
+   * by its names (a clash gets `_2`), so the change is said again as the page's list changed.
+   */
+  async #inFrame(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    const toolsBefore = this.tools.map((tool) => tool.name);
+    const result = await run();
+    const changed = await this.#refreshWithFrames();
+    if (changed) await this.#announce?.();
+    const first = result.content[0];
+    const text = first?.type === 'text' ? String(first.text) : undefined;
+    let answer: unknown;
+    try {
+      answer = text?.startsWith('{') ? JSON.parse(text) : undefined;
+    } catch {
+      answer = undefined;
+    }
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return result;
+    const { tools: _frameOwn, ...rest } = answer as Record<string, unknown>;
+    const tools = toolsChange(toolsBefore, this.tools);
+    return { ...result, content: [{ type: 'text', text: JSON.stringify(tools ? { ...rest, tools } : rest) }] };
+  }
+
+  /** A frame's tool, or `act` on a handle of a control in a frame: the frame's script runs it. */
+  #runsInFrame(entry: DomTool, args: Record<string, unknown>): boolean {
+    if (this.#frameTools.entries.includes(entry)) return true;
+    if (entry.tool.name !== 'act') return false;
+    const inFrame = this.#context.handles.inFrame(args.handle);
+    return inFrame !== undefined && !('error' in inFrame);
   }
 
   #counts(): Map<string, number> {
@@ -362,7 +421,9 @@ export class DomToolServer {
     this.#announce = announce;
     this.#framesChanged = pageChanged;
     // A frame of another site started or changed its tools (frame-service.ts): the frames are asked anew.
-    const stopFrameChanges = onFrameChanged(() => void this.#askFrames());
+    const stopFrameChanges = onFrameChanged(
+      () => void this.#askFrames().then((changed) => changed && this.#framesChanged?.()),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new MutationObserver((records) => {
       if (timer) return;
@@ -395,6 +456,18 @@ export class DomToolServer {
       clearTimeout(timer);
     };
   }
+}
+
+/** How long an answer waits for the page's frames to say their tools after an action (each answers in milliseconds). */
+const FRAME_TOOLS_WAIT_MS = 1_000;
+
+/** The tools an action added and removed, by name; undefined when the list kept its names. */
+function toolsChange(before: string[], after: Tool[]): { added?: string[]; removed?: string[] } | undefined {
+  const names = after.map((tool) => tool.name);
+  const added = names.filter((name) => !before.includes(name));
+  const removed = before.filter((name) => !names.includes(name));
+  if (!added.length && !removed.length) return undefined;
+  return { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
 }
 
 /** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
