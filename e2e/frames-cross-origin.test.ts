@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
@@ -205,6 +208,44 @@ describe('frames of another origin', () => {
       confirmed: 1,
       trusted: true,
     });
+  });
+
+  it('an upload into a frame of another site, or of the same host on another port, gives the file to its own input', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'tabmcp-frame-upload-'));
+    const photo = join(files, 'passport.png');
+    writeFileSync(photo, 'not really a photo');
+    const port = new URL(provider.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      const address = `${origin}/widgets/frames/upload.html?for=${origin.length}`;
+      await open(`${scene.site.url}/widgets/frames/checkout.html?id=${encodeURIComponent(address)}`);
+      const page = await waitFor(
+        async () => {
+          const read = textOf(await scene.agent.call('get_page_content'));
+          return read.includes(`[end of frame ${origin}]`) ? read : undefined;
+        },
+        15_000,
+        `the identity frame of ${origin}`,
+      );
+      const field = /Photo of your ID \[[^\]]*? ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+      assert.ok(field, `the file field has a handle through the frame:\n${page}`);
+      const uploaded = await scene.agent.json<{ done?: string; messages?: string[] }>('act', {
+        handle: field,
+        action: 'upload',
+        value: photo,
+      });
+      // The frame's own status line, as its script read it after the change.
+      assert.match(String(uploaded.messages), /Received passport\.png \(18 bytes\)/, JSON.stringify(uploaded));
+      const frame = browser
+        .contexts()
+        .flatMap((context) => context.pages())
+        .flatMap((tab) => tab.frames())
+        .find((candidate) => candidate.url() === address);
+      assert.ok(frame, `the frame of ${origin}`);
+      assert.equal(
+        await frame.evaluate(() => (document.getElementById('document') as HTMLInputElement).files?.[0]?.name),
+        'passport.png',
+      );
+    }
   });
 });
 
