@@ -174,6 +174,24 @@ describe('frames of another origin', () => {
     assert.match(String(added?.description), new RegExp(`In the frame of ${origin}: Type into "Name on card"`));
   });
 
+  it("a click that brings in the payment frame answers with the frame's tools, once the frame runs", async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    await open(`${checkout(origin)}&later`);
+    const chosen = await scene.agent.json<{ tools?: { added?: string[]; removed?: string[] } }>('act', {
+      handle: await waitFor(
+        async () => /\[button "Pay by card" ([a-z]\d+)\]/.exec(textOf(await scene.agent.call('get_page_content')))?.[1],
+        10_000,
+        'the Pay by card button',
+      ),
+      action: 'click',
+    });
+    assert.deepEqual(
+      chosen.tools,
+      { added: ['fill_card_number', 'add_cardholder_name', 'click_pay_20_00'], removed: ['click_pay_by_card'] },
+      JSON.stringify(chosen),
+    );
+  });
+
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {
     const origin = `http://127.0.0.1:${new URL(provider.url).port}`;
     await open(checkout(origin));

@@ -71,7 +71,7 @@ export const FRAME_CHANGED = 'tabmcp/frameChanged';
 /** The background's answer to FRAME_ASK: the frame's origin as the browser knows it, and its answer or why none. */
 export type FrameAnswer =
   | { origin: string; answer: unknown }
-  | { origin: string; refused: 'pending' | 'blocked' | 'unreachable'; site?: string; reason?: string };
+  | { origin: string; refused: 'pending' | 'blocked' | 'unreachable' | 'loading'; site?: string; reason?: string };
 
 /** A frame's answer to `read`. */
 export type FrameRead = { text: string; complete: boolean };

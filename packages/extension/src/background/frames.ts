@@ -60,7 +60,7 @@ async function relay(
   message: FrameServe,
 ): Promise<FrameAnswer> {
   const frame = await frameAt(tabId, parentFrameId, path);
-  if (!frame) return { origin: 'unknown', refused: 'unreachable', reason: 'tabmcp does not run in it yet' };
+  if (!frame) return { origin: 'unknown', refused: 'loading', reason: 'tabmcp does not run in it yet' };
   const origin = originOf(frame.url);
   await context.restored;
   const access = context.siteAccess(frame.url);
@@ -68,7 +68,7 @@ async function relay(
   const answer = await ask(tabId, frame, message, message.request.op === 'call' ? ACT_TIMEOUT_MS : READ_TIMEOUT_MS);
   if (isRecord(answer) && typeof answer.unreachable === 'string')
     return { origin, refused: 'unreachable', reason: answer.unreachable };
-  if (answer === undefined) return { origin, refused: 'unreachable', reason: 'tabmcp does not run in it yet' };
+  if (answer === undefined) return { origin, refused: 'loading', reason: 'tabmcp does not run in it yet' };
   return { origin, answer };
 }
 

@@ -6,7 +6,7 @@ import {
   type Tool,
   takeDocumentArgument,
 } from '@tabmcp/protocol';
-import { withTimeout } from '@tabmcp/protocol/light';
+import { waitUntil, withTimeout } from '@tabmcp/protocol/light';
 import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
@@ -189,13 +189,24 @@ export class DomToolServer {
    * names the page lists them by; true when the list changed.
    */
   async #refreshWithFrames(): Promise<boolean> {
+    const framesBefore = this.#frames;
     const changed = this.#derive();
     if (!this.#asksFrames()) return changed;
-    const framesChanged = await withTimeout(this.#askFrames(), {
-      timeoutMs: FRAME_TOOLS_WAIT_MS,
-      // A frame slower than that: its tools are published when it answers (the generation is the newest).
-      onTimeout: () => false,
-    });
+    // A frame slower than the bound: its tools are published when it answers (the generation is the newest).
+    const within = (asked: Promise<boolean>) =>
+      withTimeout(asked, { timeoutMs: FRAME_TOOLS_WAIT_MS, onTimeout: () => false });
+    let framesChanged = await within(this.#askFrames());
+    // A frame the action brought in (Pay by card) is still loading: its script says when it runs.
+    const arrived = this.#frames.filter((frame) => !framesBefore.includes(frame));
+    const until = performance.now() + FRAME_LOAD_WAIT_MS;
+    while (this.#frameTools.loading(arrived) && performance.now() < until) {
+      const started = await waitUntil<boolean>((done) => onFrameChanged(() => done(true)), {
+        timeoutMs: until - performance.now(),
+        onTimeout: () => false,
+      });
+      if (!started) break;
+      framesChanged = (await within(this.#askFrames())) || framesChanged;
+    }
     return changed || framesChanged;
   }
 
@@ -460,6 +471,8 @@ export class DomToolServer {
 
 /** How long an answer waits for the page's frames to say their tools after an action (each answers in milliseconds). */
 const FRAME_TOOLS_WAIT_MS = 1_000;
+/** How long an answer waits for a frame the action brought in to load and start tabmcp's script. */
+const FRAME_LOAD_WAIT_MS = 3_000;
 
 /** The tools an action added and removed, by name; undefined when the list kept its names. */
 function toolsChange(before: string[], after: Tool[]): { added?: string[]; removed?: string[] } | undefined {
@@ -472,5 +485,26 @@ function toolsChange(before: string[], after: Tool[]): { added?: string[]; remov
 
 /** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
 function otherOriginFrames(doc: Document): Element[] {
-  return composedQueryAll(doc, 'iframe, frame').filter((frame) => !frameDocument(frame) && isShown(frame));
+  return composedQueryAll(doc, 'iframe, frame').filter(
+    (frame) => (!frameDocument(frame) || loadingAnotherOrigin(frame)) && isShown(frame),
+  );
+}
+
+/**
+ * An iframe just added still shows its first, empty document, of this page's origin, while the page
+ * of another origin it was given loads: a frame of another origin all the same, asked for its tools
+ * (it answers "loading" until its script runs), so an action that brought it in waits for them.
+ */
+function loadingAnotherOrigin(frame: Element): boolean {
+  if (frameDocument(frame)?.URL !== 'about:blank') return false;
+  const src = frame.getAttribute('src');
+  if (!src) return false;
+  try {
+    const url = new URL(src, frame.ownerDocument.baseURI);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== frame.ownerDocument.defaultView?.origin
+    );
+  } catch {
+    return false;
+  }
 }

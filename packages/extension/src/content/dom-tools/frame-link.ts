@@ -40,7 +40,7 @@ export function indexIn(owner: Window, child: Window): number {
 async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> {
   const path = pathOf(frame);
   const guessed = originFromSrc(frame);
-  if (path === undefined) return { origin: guessed, refused: 'unreachable', reason: 'it has not loaded' };
+  if (path === undefined) return { origin: guessed, refused: 'loading', reason: 'it has not loaded' };
   if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
     return { origin: guessed, refused: 'unreachable', reason: 'no extension here' };
   const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, path, request }).catch(() => undefined)) as
@@ -112,19 +112,23 @@ export async function describeInFrame(
   return described?.derived === true ? (described as DescribedCall) : { derived: true };
 }
 
-/** A frame's own derived tools and its origin; undefined when it is not asked (a site not allowed) or did not answer. */
+/**
+ * A frame's own derived tools and its origin; `loading` while its document or script is not there
+ * yet (it says so as it starts: frameChanged); undefined when it is not asked (a site not allowed) or did not answer.
+ */
 export async function toolsOfFrame(
   frame: Element,
   handles: Pick<Handles, 'of'>,
-): Promise<{ origin: string; tools: Tool[] } | undefined> {
+): Promise<{ origin: string; tools: Tool[] } | 'loading' | undefined> {
   const outcome = await ask(frame, { op: 'tools', prefix: `${handles.of(frame)}.` });
-  if (!('answer' in outcome)) return undefined;
+  if ('refused' in outcome) return outcome.refused === 'loading' ? 'loading' : undefined;
   const tools = (outcome.answer as { tools?: unknown } | undefined)?.tools;
   return Array.isArray(tools) ? { origin: outcome.origin, tools: tools as Tool[] } : undefined;
 }
 
 function whyNotRead(refusal: Extract<FrameAnswer, { refused: string }>): string {
-  if (refusal.refused === 'unreachable') return `not read: ${refusal.reason ?? 'tabmcp cannot reach it'}`;
+  if (refusal.refused === 'unreachable' || refusal.refused === 'loading')
+    return `not read: ${refusal.reason ?? 'tabmcp cannot reach it'}`;
   const state = refusal.refused === 'blocked' ? 'blocked' : 'not allowed yet';
   return `site ${refusal.site ?? refusal.origin} ${state}: not read; the user allows a site in the tabmcp popup`;
 }

@@ -23,6 +23,13 @@ export class FrameTools {
   /** Only the newest update is kept: an older answer that comes late is dropped. */
   #generation = 0;
   #newest: Promise<void> = Promise.resolve();
+  /** The frames whose document or script was not there yet at the last update. */
+  #loading = new Set<Element>();
+
+  /** Whether any of `frames` was still loading when last asked: it says so as its script starts. */
+  loading(frames: Element[]): boolean {
+    return frames.some((frame) => this.#loading.has(frame));
+  }
 
   get entries(): DomTool[] {
     return this.#entries.map(({ entry }) => entry);
@@ -42,12 +49,14 @@ export class FrameTools {
   async #ask(generation: number, frames: Element[], handles: Pick<Handles, 'of'>, taken: Iterable<string>) {
     const lists = await Promise.all(frames.map(async (frame) => ({ frame, list: await toolsOfFrame(frame, handles) })));
     if (generation !== this.#generation) return this.#newest;
+    this.#loading = new Set(lists.filter(({ list }) => list === 'loading').map(({ frame }) => frame));
     const names = new NameRegistry(taken);
     this.#entries = lists.flatMap(({ frame, list }) =>
-      (list?.tools ?? []).map((tool) => {
+      (typeof list === 'object' ? list.tools : []).map((tool) => {
         const name = names.claim(tool.name);
+        const origin = typeof list === 'object' ? list.origin : '';
         const entry: DomTool = {
-          tool: { ...tool, name, description: `In the frame of ${list?.origin}: ${tool.description ?? ''}` },
+          tool: { ...tool, name, description: `In the frame of ${origin}: ${tool.description ?? ''}` },
           isLive: () => frame.isConnected,
           run: (args) => callInFrame(frame, tool.name, args, name),
         };
