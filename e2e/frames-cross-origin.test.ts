@@ -192,6 +192,25 @@ describe('frames of another origin', () => {
     );
   });
 
+  it('a frame of another origin inside a shadow root is not read, and says why (not "it has not loaded")', async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    await open(`${checkout(origin)}&shadow`);
+    const page = await waitFor(
+      async () => {
+        const read = textOf(await scene.agent.call('get_page_content'));
+        return read.includes(`[frame ${origin}`) ? read : undefined;
+      },
+      10_000,
+      'the frame line',
+    );
+    // Chromium lists no iframe of a shadow root in `window.frames`, and the frame is told by its index there.
+    assert.ok(
+      page.includes(`[frame ${origin} (not read: it stands in a shadow root, where tabmcp cannot tell its frame yet)]`),
+      page,
+    );
+    assert.doesNotMatch(page, /Card number/);
+  });
+
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {
     const origin = `http://127.0.0.1:${new URL(provider.url).port}`;
     await open(checkout(origin));

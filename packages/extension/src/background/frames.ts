@@ -120,7 +120,12 @@ function indexOf(tabId: number, frame: FrameDetails): Promise<number | undefined
   );
   for (const [stale, entry] of recentIndexes)
     if (performance.now() - entry.at >= INDEX_FRESH_MS) recentIndexes.delete(stale);
-  recentIndexes.set(key, { at: performance.now(), index });
+  const entry = { at: performance.now(), index };
+  recentIndexes.set(key, entry);
+  // A frame whose script did not answer (not started yet) is asked again next time: it says when it starts.
+  void index.then((found) => {
+    if (found === undefined && recentIndexes.get(key) === entry) recentIndexes.delete(key);
+  });
   return index;
 }
 /** Short enough that a page adding an iframe before another is seen at the next read. */

@@ -195,19 +195,37 @@ export class DomToolServer {
     // A frame slower than the bound: its tools are published when it answers (the generation is the newest).
     const within = (asked: Promise<boolean>) =>
       withTimeout(asked, { timeoutMs: FRAME_TOOLS_WAIT_MS, onTimeout: () => false });
-    let framesChanged = await within(this.#askFrames());
-    // A frame the action brought in (Pay by card) is still loading: its script says when it runs.
-    const arrived = this.#frames.filter((frame) => !framesBefore.includes(frame));
-    const until = performance.now() + FRAME_LOAD_WAIT_MS;
-    while (this.#frameTools.loading(arrived) && performance.now() < until) {
-      const started = await waitUntil<boolean>((done) => onFrameChanged(() => done(true)), {
-        timeoutMs: until - performance.now(),
-        onTimeout: () => false,
-      });
-      if (!started) break;
-      framesChanged = (await within(this.#askFrames())) || framesChanged;
+    // Listened to from before the first question: a frame that starts meanwhile is not missed.
+    let heard = false;
+    let wake: (() => void) | undefined;
+    const stop = onFrameChanged(() => {
+      heard = true;
+      wake?.();
+    });
+    try {
+      let framesChanged = await within(this.#askFrames());
+      // A frame the action brought in (Pay by card) is still loading: its script says when it runs.
+      const arrived = this.#frames.filter((frame) => !framesBefore.includes(frame));
+      const until = performance.now() + FRAME_LOAD_WAIT_MS;
+      while (this.#frameTools.loading(arrived) && performance.now() < until) {
+        if (!heard)
+          await waitUntil<void>(
+            (done) => {
+              wake = done;
+              return () => {
+                wake = undefined;
+              };
+            },
+            { timeoutMs: until - performance.now(), onTimeout: () => undefined },
+          );
+        if (!heard) break;
+        heard = false;
+        framesChanged = (await within(this.#askFrames())) || framesChanged;
+      }
+      return changed || framesChanged;
+    } finally {
+      stop();
     }
-    return changed || framesChanged;
   }
 
   #readingTools(): DomTool[] {

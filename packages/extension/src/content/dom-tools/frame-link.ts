@@ -31,6 +31,18 @@ function pathOf(frame: Element): number[] | undefined {
   return undefined;
 }
 
+/**
+ * Why an iframe has no path: it has not loaded, or it stands in a shadow root (or in a same-origin
+ * frame's), where it has a window but no `frames` list holds it, so its script cannot say which it is.
+ */
+function unlisted(frame: Element): { refused: 'loading' | 'unreachable'; reason: string } {
+  const loaded = (frame as HTMLIFrameElement).contentWindow !== null;
+  if (loaded && frame.getRootNode().nodeType === DOCUMENT_FRAGMENT_NODE)
+    return { refused: 'unreachable', reason: 'it stands in a shadow root, where tabmcp cannot tell its frame yet' };
+  return { refused: 'loading', reason: 'it has not loaded' };
+}
+const DOCUMENT_FRAGMENT_NODE = 11;
+
 /** The index of `child` in `owner.frames` (-1 when absent); a cross-origin window allows this much. */
 export function indexIn(owner: Window, child: Window): number {
   for (let index = 0; index < owner.frames.length; index++) if (owner.frames[index] === child) return index;
@@ -40,7 +52,7 @@ export function indexIn(owner: Window, child: Window): number {
 async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> {
   const path = pathOf(frame);
   const guessed = originFromSrc(frame);
-  if (path === undefined) return { origin: guessed, refused: 'loading', reason: 'it has not loaded' };
+  if (path === undefined) return { origin: guessed, ...unlisted(frame) };
   if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
     return { origin: guessed, refused: 'unreachable', reason: 'no extension here' };
   const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, path, request }).catch(() => undefined)) as
