@@ -192,23 +192,26 @@ describe('frames of another origin', () => {
     );
   });
 
-  it('a frame of another origin inside a shadow root is not read, and says why (not "it has not loaded")', async () => {
+  it('a frame of another origin inside a shadow root (in no `window.frames`) is read in place and clicked', async () => {
     const origin = `http://localhost:${new URL(provider.url).port}`;
     await open(`${checkout(origin)}&shadow`);
-    const page = await waitFor(
-      async () => {
-        const read = textOf(await scene.agent.call('get_page_content'));
-        return read.includes(`[frame ${origin}`) ? read : undefined;
-      },
-      10_000,
-      'the frame line',
-    );
-    // Chromium lists no iframe of a shadow root in `window.frames`, and the frame is told by its index there.
-    assert.ok(
-      page.includes(`[frame ${origin} (not read: it stands in a shadow root, where tabmcp cannot tell its frame yet)]`),
-      page,
-    );
-    assert.doesNotMatch(page, /Card number/);
+    const page = await readWithFrame(origin);
+    const pay = /\[button "Pay €20.00" ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+    assert.ok(pay, page);
+    const paid = await scene.agent.json<{ changes?: string }>('act', { handle: pay, action: 'click' });
+    assert.match(paid.changes ?? '', /Paid with card ending/, JSON.stringify(paid));
+    const frame = browser
+      .contexts()
+      .flatMap((context) => context.pages())
+      .filter((tab) => tab.url().includes('&shadow'))
+      .flatMap((tab) => tab.frames())
+      .find((candidate) => candidate.url().startsWith(`${origin}/widgets/frames/card.html`));
+    assert.ok(frame, 'the payment frame');
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { payment: unknown }).payment), {
+      paid: 1,
+      trusted: true,
+      card: '',
+    });
   });
 
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {

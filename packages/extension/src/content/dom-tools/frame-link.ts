@@ -13,35 +13,48 @@ import type { Handles } from './handles';
 /**
  * Where an iframe is below this script's window, as indexes in each window's `frames` (the frame's
  * own script finds its index the same way): one step for an iframe of this document, more for one
- * inside a same-origin frame read inline. Undefined before it has a window (not loaded), or for an
- * iframe that no `frames` list holds (one in a shadow root).
+ * inside a same-origin frame read inline. An iframe in a shadow root is in no `frames` list: its
+ * last step is its address instead (`src`), which the background matches among the frames that
+ * have no index (frameAt). Undefined before it has a window (not loaded).
  */
-function pathOf(frame: Element): number[] | undefined {
+function pathOf(frame: Element): { path: number[]; src?: string } | undefined {
   const path: number[] = [];
   let child = (frame as HTMLIFrameElement).contentWindow;
   let owner = frame.ownerDocument.defaultView;
+  let src: string | undefined;
   while (child && owner) {
     const index = indexIn(owner, child);
-    if (index < 0) return undefined;
-    path.unshift(index);
-    if (owner === window) return path;
+    if (index < 0) {
+      // Only the iframe itself may stand unlisted: a same-origin frame around it in a shadow root too is not told.
+      if (path.length > 0 || src !== undefined) return undefined;
+      src = addressOf(frame);
+      if (src === undefined) return undefined;
+    } else path.unshift(index);
+    if (owner === window) return { path, ...(src === undefined ? {} : { src }) };
     child = owner;
     owner = owner.frameElement?.ownerDocument.defaultView ?? null;
   }
   return undefined;
 }
 
+/** The address an iframe was given, resolved: what the browser reports its frame's URL as, unless it navigated. */
+export function addressOf(frame: Element): string | undefined {
+  try {
+    return new URL(frame.getAttribute('src') ?? '', frame.ownerDocument.baseURI).href;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Why an iframe has no path: it has not loaded, or it stands in a shadow root (or in a same-origin
- * frame's), where it has a window but no `frames` list holds it, so its script cannot say which it is.
+ * Why an iframe has no path: it has not loaded, or it stands in a shadow root inside a same-origin
+ * frame that stands in one too, where no `frames` list holds either.
  */
 function unlisted(frame: Element): { refused: 'loading' | 'unreachable'; reason: string } {
-  const loaded = (frame as HTMLIFrameElement).contentWindow !== null;
-  if (loaded && frame.getRootNode().nodeType === DOCUMENT_FRAGMENT_NODE)
-    return { refused: 'unreachable', reason: 'it stands in a shadow root, where tabmcp cannot tell its frame yet' };
+  if ((frame as HTMLIFrameElement).contentWindow !== null)
+    return { refused: 'unreachable', reason: 'neither it nor the frame around it is in a frames list' };
   return { refused: 'loading', reason: 'it has not loaded' };
 }
-const DOCUMENT_FRAGMENT_NODE = 11;
 
 /** The index of `child` in `owner.frames` (-1 when absent); a cross-origin window allows this much. */
 export function indexIn(owner: Window, child: Window): number {
@@ -50,12 +63,12 @@ export function indexIn(owner: Window, child: Window): number {
 }
 
 async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> {
-  const path = pathOf(frame);
+  const where = pathOf(frame);
   const guessed = originFromSrc(frame);
-  if (path === undefined) return { origin: guessed, ...unlisted(frame) };
+  if (where === undefined) return { origin: guessed, ...unlisted(frame) };
   if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
     return { origin: guessed, refused: 'unreachable', reason: 'no extension here' };
-  const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, path, request }).catch(() => undefined)) as
+  const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, ...where, request }).catch(() => undefined)) as
     | FrameAnswer
     | undefined;
   return answer ?? { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
