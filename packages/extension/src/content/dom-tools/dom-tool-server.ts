@@ -6,7 +6,6 @@ import {
   type Tool,
   takeDocumentArgument,
 } from '@tabmcp/protocol';
-import { waitUntil, withTimeout } from '@tabmcp/protocol/light';
 import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
@@ -14,7 +13,7 @@ import { buttonTools, linkTool } from './actions';
 import { recordChanges, recordChangesIn, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
-import { composedParent, composedQueryAll, composedRoots, frameDocument, withComposedSnapshot } from './composed-tree';
+import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
   type DomTool,
@@ -28,6 +27,7 @@ import {
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
+import { askWhileLoading, otherOriginFrames, toolsChange, withToolsChange } from './frame-answers';
 import { describeInFrame, onFrameChanged } from './frame-link';
 import { FrameTools } from './frame-tools';
 import { Handles } from './handles';
@@ -36,7 +36,7 @@ import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { scrollTool } from './scroll';
 import { actAndObserve } from './settle';
-import { isShown, NameRegistry, pageText } from './text';
+import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 /** The changes that may change the tools: also what a load's readiness watches (content/dom-quiet.ts). */
@@ -192,40 +192,13 @@ export class DomToolServer {
     const framesBefore = this.#frames;
     const changed = this.#derive();
     if (!this.#asksFrames()) return changed;
-    // A frame slower than the bound: its tools are published when it answers (the generation is the newest).
-    const within = (asked: Promise<boolean>) =>
-      withTimeout(asked, { timeoutMs: FRAME_TOOLS_WAIT_MS, onTimeout: () => false });
-    // Listened to from before the first question: a frame that starts meanwhile is not missed.
-    let heard = false;
-    let wake: (() => void) | undefined;
-    const stop = onFrameChanged(() => {
-      heard = true;
-      wake?.();
-    });
-    try {
-      let framesChanged = await within(this.#askFrames());
-      // A frame the action brought in (Pay by card) is still loading: its script says when it runs.
-      const arrived = this.#frames.filter((frame) => !framesBefore.includes(frame));
-      const until = performance.now() + FRAME_LOAD_WAIT_MS;
-      while (this.#frameTools.loading(arrived) && performance.now() < until) {
-        if (!heard)
-          await waitUntil<void>(
-            (done) => {
-              wake = done;
-              return () => {
-                wake = undefined;
-              };
-            },
-            { timeoutMs: until - performance.now(), onTimeout: () => undefined },
-          );
-        if (!heard) break;
-        heard = false;
-        framesChanged = (await within(this.#askFrames())) || framesChanged;
-      }
-      return changed || framesChanged;
-    } finally {
-      stop();
-    }
+    // A frame the action brought in (Pay by card) is waited for until its script runs.
+    const arrived = () => this.#frames.filter((frame) => !framesBefore.includes(frame));
+    const framesChanged = await askWhileLoading(
+      () => this.#askFrames(),
+      () => this.#frameTools.loading(arrived()),
+    );
+    return changed || framesChanged;
   }
 
   #readingTools(): DomTool[] {
@@ -407,18 +380,7 @@ export class DomToolServer {
     const result = await run();
     const changed = await this.#refreshWithFrames();
     if (changed) await this.#announce?.();
-    const first = result.content[0];
-    const text = first?.type === 'text' ? String(first.text) : undefined;
-    let answer: unknown;
-    try {
-      answer = text?.startsWith('{') ? JSON.parse(text) : undefined;
-    } catch {
-      answer = undefined;
-    }
-    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return result;
-    const { tools: _frameOwn, ...rest } = answer as Record<string, unknown>;
-    const tools = toolsChange(toolsBefore, this.tools);
-    return { ...result, content: [{ type: 'text', text: JSON.stringify(tools ? { ...rest, tools } : rest) }] };
+    return withToolsChange(result, toolsChange(toolsBefore, this.tools));
   }
 
   /** A frame's tool, or `act` on a handle of a control in a frame: the frame's script runs it. */
@@ -484,45 +446,5 @@ export class DomToolServer {
       observer.disconnect();
       clearTimeout(timer);
     };
-  }
-}
-
-/** How long an answer waits for the page's frames to say their tools after an action (each answers in milliseconds). */
-const FRAME_TOOLS_WAIT_MS = 1_000;
-/** How long an answer waits for a frame the action brought in to load and start tabmcp's script. */
-const FRAME_LOAD_WAIT_MS = 3_000;
-
-/** The tools an action added and removed, by name; undefined when the list kept its names. */
-function toolsChange(before: string[], after: Tool[]): { added?: string[]; removed?: string[] } | undefined {
-  const names = after.map((tool) => tool.name);
-  const added = names.filter((name) => !before.includes(name));
-  const removed = before.filter((name) => !names.includes(name));
-  if (!added.length && !removed.length) return undefined;
-  return { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
-}
-
-/** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
-function otherOriginFrames(doc: Document): Element[] {
-  return composedQueryAll(doc, 'iframe, frame').filter(
-    (frame) => (!frameDocument(frame) || loadingAnotherOrigin(frame)) && isShown(frame),
-  );
-}
-
-/**
- * An iframe just added still shows its first, empty document, of this page's origin, while the page
- * of another origin it was given loads: a frame of another origin all the same, asked for its tools
- * (it answers "loading" until its script runs), so an action that brought it in waits for them.
- */
-function loadingAnotherOrigin(frame: Element): boolean {
-  if (frameDocument(frame)?.URL !== 'about:blank') return false;
-  const src = frame.getAttribute('src');
-  if (!src) return false;
-  try {
-    const url = new URL(src, frame.ownerDocument.baseURI);
-    return (
-      (url.protocol === 'http:' || url.protocol === 'https:') && url.origin !== frame.ownerDocument.defaultView?.origin
-    );
-  } catch {
-    return false;
   }
 }
