@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
@@ -144,6 +147,73 @@ describe('frames of another origin', () => {
     });
   });
 
+  it("a click in the frame answers with the frame's tools that came and went, by the names the page lists them", async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    const listed = await waitFor(
+      async () => {
+        const { tools } = await scene.agent.client.listTools();
+        const names = tools.map((tool) => tool.name);
+        return names.includes('add_cardholder_name') ? names : undefined;
+      },
+      10_000,
+      "the frame's button in the list",
+    );
+    // The page's own holder field holds the name: the frame's comes second.
+    assert.ok(listed.includes('fill_name_on_card'), listed.join(', '));
+    const shown = await scene.agent.json<{ done?: string; tools?: { added?: string[]; removed?: string[] } }>(
+      'add_cardholder_name',
+      {},
+    );
+    assert.deepEqual(
+      shown.tools,
+      { added: ['fill_name_on_card_2'], removed: ['add_cardholder_name'] },
+      JSON.stringify(shown),
+    );
+    const { tools } = await scene.agent.client.listTools();
+    const added = tools.find((tool) => tool.name === 'fill_name_on_card_2');
+    assert.match(String(added?.description), new RegExp(`In the frame of ${origin}: Type into "Name on card"`));
+  });
+
+  it("a click that brings in the payment frame answers with the frame's tools, once the frame runs", async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    await open(`${checkout(origin)}&later`);
+    const chosen = await scene.agent.json<{ tools?: { added?: string[]; removed?: string[] } }>('act', {
+      handle: await waitFor(
+        async () => /\[button "Pay by card" ([a-z]\d+)\]/.exec(textOf(await scene.agent.call('get_page_content')))?.[1],
+        10_000,
+        'the Pay by card button',
+      ),
+      action: 'click',
+    });
+    assert.deepEqual(
+      chosen.tools,
+      { added: ['fill_card_number', 'add_cardholder_name', 'click_pay_20_00'], removed: ['click_pay_by_card'] },
+      JSON.stringify(chosen),
+    );
+  });
+
+  it('a frame of another origin inside a shadow root (in no `window.frames`) is read in place and clicked', async () => {
+    const origin = `http://localhost:${new URL(provider.url).port}`;
+    await open(`${checkout(origin)}&shadow`);
+    const page = await readWithFrame(origin);
+    const pay = /\[button "Pay €20.00" ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+    assert.ok(pay, page);
+    const paid = await scene.agent.json<{ changes?: string }>('act', { handle: pay, action: 'click' });
+    assert.match(paid.changes ?? '', /Paid with card ending/, JSON.stringify(paid));
+    const frame = browser
+      .contexts()
+      .flatMap((context) => context.pages())
+      .filter((tab) => tab.url().includes('&shadow'))
+      .flatMap((tab) => tab.frames())
+      .find((candidate) => candidate.url().startsWith(`${origin}/widgets/frames/card.html`));
+    assert.ok(frame, 'the payment frame');
+    assert.deepEqual(await frame.evaluate(() => (window as unknown as { payment: unknown }).payment), {
+      paid: 1,
+      trusted: true,
+      card: '',
+    });
+  });
+
   it('the same site on another port is another origin: read through its own script, named precisely', async () => {
     const origin = `http://127.0.0.1:${new URL(provider.url).port}`;
     await open(checkout(origin));
@@ -178,6 +248,44 @@ describe('frames of another origin', () => {
       confirmed: 1,
       trusted: true,
     });
+  });
+
+  it('an upload into a frame of another site, or of the same host on another port, gives the file to its own input', async () => {
+    const files = mkdtempSync(join(tmpdir(), 'tabmcp-frame-upload-'));
+    const photo = join(files, 'passport.png');
+    writeFileSync(photo, 'not really a photo');
+    const port = new URL(provider.url).port;
+    for (const origin of [`http://localhost:${port}`, `http://127.0.0.1:${port}`]) {
+      const address = `${origin}/widgets/frames/upload.html?for=${origin.length}`;
+      await open(`${scene.site.url}/widgets/frames/checkout.html?id=${encodeURIComponent(address)}`);
+      const page = await waitFor(
+        async () => {
+          const read = textOf(await scene.agent.call('get_page_content'));
+          return read.includes(`[end of frame ${origin}]`) ? read : undefined;
+        },
+        15_000,
+        `the identity frame of ${origin}`,
+      );
+      const field = /Photo of your ID \[[^\]]*? ([a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
+      assert.ok(field, `the file field has a handle through the frame:\n${page}`);
+      const uploaded = await scene.agent.json<{ done?: string; messages?: string[] }>('act', {
+        handle: field,
+        action: 'upload',
+        value: photo,
+      });
+      // The frame's own status line, as its script read it after the change.
+      assert.match(String(uploaded.messages), /Received passport\.png \(18 bytes\)/, JSON.stringify(uploaded));
+      const frame = browser
+        .contexts()
+        .flatMap((context) => context.pages())
+        .flatMap((tab) => tab.frames())
+        .find((candidate) => candidate.url() === address);
+      assert.ok(frame, `the frame of ${origin}`);
+      assert.equal(
+        await frame.evaluate(() => (document.getElementById('document') as HTMLInputElement).files?.[0]?.name),
+        'passport.png',
+      );
+    }
   });
 });
 

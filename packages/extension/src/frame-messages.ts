@@ -40,14 +40,23 @@ export type FrameRequest = z.infer<typeof FrameRequest>;
  * too (`parent.frames[i] === window`, allowed across origins) and which the page cannot see asked.
  * An iframe inside a same-origin frame that the page reads inline has a path of two or more.
  */
-const FramePath = z.array(z.int().check(z.minimum(0), z.maximum(10_000))).check(z.minLength(1), z.maxLength(8));
+const FramePathStep = z.int().check(z.minimum(0), z.maximum(10_000));
 
-/** Content → background: a request for the iframe at `path` below the asking document. */
-export const FrameAsk = z.object({
-  type: z.literal(FRAME_ASK),
-  path: FramePath,
-  request: FrameRequest,
-});
+/** The address of an iframe that no `frames` list holds (one in a shadow root): its frame is the one with no index showing it. */
+const FrameSrc = z.string().check(z.minLength(1), z.maxLength(4_096));
+
+/**
+ * Content → background: a request for the iframe at `path` below the asking document, or, with
+ * `src`, for the unlisted frame showing `src` below the one at `path` (an empty path: the asking document).
+ */
+export const FrameAsk = z
+  .object({
+    type: z.literal(FRAME_ASK),
+    path: z.array(FramePathStep).check(z.maxLength(8)),
+    src: z.optional(FrameSrc),
+    request: FrameRequest,
+  })
+  .check(z.refine((ask) => ask.path.length > 0 || ask.src !== undefined));
 
 /**
  * Background → content: a parent's request; this frame's index in its parent's `window.frames`;
@@ -60,7 +69,8 @@ export const FrameServe = z.object({
     z.object({ op: z.literal('index') }),
     // A frame of this document changed its tools: derive again (and ask it for them).
     z.object({ op: z.literal('changed') }),
-    z.object({ op: z.literal('offset'), index: z.int().check(z.minimum(0)), at: Point }),
+    // `index` -1: the iframe in no `frames` list (a shadow root's) that shows `src`.
+    z.object({ op: z.literal('offset'), index: z.int().check(z.minimum(-1)), src: z.optional(FrameSrc), at: Point }),
   ]),
 });
 export type FrameServe = z.infer<typeof FrameServe>;
@@ -71,7 +81,7 @@ export const FRAME_CHANGED = 'tabmcp/frameChanged';
 /** The background's answer to FRAME_ASK: the frame's origin as the browser knows it, and its answer or why none. */
 export type FrameAnswer =
   | { origin: string; answer: unknown }
-  | { origin: string; refused: 'pending' | 'blocked' | 'unreachable'; site?: string; reason?: string };
+  | { origin: string; refused: 'pending' | 'blocked' | 'unreachable' | 'loading'; site?: string; reason?: string };
 
 /** A frame's answer to `read`. */
 export type FrameRead = { text: string; complete: boolean };

@@ -41,11 +41,14 @@ export function serveFrames(context: FrameContext): void {
     }
     const parsed = FrameAsk.safeParse(raw);
     if (!parsed.success) return false;
-    const { path, request } = parsed.data;
-    relay(context, tabId, sender.frameId, path, { type: FRAME_SERVE, request }).then(sendResponse, (error: unknown) => {
-      context.log('frame.failed', { tabId, error: errorMessage(error) });
-      sendResponse({ origin: 'unknown', refused: 'unreachable', reason: errorMessage(error) } satisfies FrameAnswer);
-    });
+    const { path, src, request } = parsed.data;
+    relay(context, tabId, sender.frameId, { path, src }, { type: FRAME_SERVE, request }).then(
+      sendResponse,
+      (error: unknown) => {
+        context.log('frame.failed', { tabId, error: errorMessage(error) });
+        sendResponse({ origin: 'unknown', refused: 'unreachable', reason: errorMessage(error) } satisfies FrameAnswer);
+      },
+    );
     return true;
   });
 }
@@ -56,11 +59,11 @@ async function relay(
   context: FrameContext,
   tabId: number,
   parentFrameId: number,
-  path: number[],
+  where: FramePlace,
   message: FrameServe,
 ): Promise<FrameAnswer> {
-  const frame = await frameAt(tabId, parentFrameId, path);
-  if (!frame) return { origin: 'unknown', refused: 'unreachable', reason: 'tabmcp does not run in it yet' };
+  const frame = await frameAt(tabId, parentFrameId, where);
+  if (!frame) return { origin: 'unknown', refused: 'loading', reason: 'tabmcp does not run in it yet' };
   const origin = originOf(frame.url);
   await context.restored;
   const access = context.siteAccess(frame.url);
@@ -68,7 +71,7 @@ async function relay(
   const answer = await ask(tabId, frame, message, message.request.op === 'call' ? ACT_TIMEOUT_MS : READ_TIMEOUT_MS);
   if (isRecord(answer) && typeof answer.unreachable === 'string')
     return { origin, refused: 'unreachable', reason: answer.unreachable };
-  if (answer === undefined) return { origin, refused: 'unreachable', reason: 'tabmcp does not run in it yet' };
+  if (answer === undefined) return { origin, refused: 'loading', reason: 'tabmcp does not run in it yet' };
   return { origin, answer };
 }
 
@@ -91,19 +94,39 @@ function ask(tabId: number, frame: FrameDetails, message: FrameServe, timeoutMs:
   }).catch((error: unknown) => ({ unreachable: errorMessage(error) }));
 }
 
-/** The frame at `path` below `frameId`: at each step, the child whose script says it is at that index. */
-async function frameAt(tabId: number, frameId: number, path: number[]): Promise<FrameDetails | undefined> {
+/** Where a frame is below the asking one: indexes in `frames`, then, for one no `frames` list holds, its address. */
+type FramePlace = { path: number[]; src?: string | undefined };
+
+/**
+ * The frame at `path` below `frameId`: at each step, the child whose script says it is at that
+ * index. With `src`, then the one child of that frame whose script finds itself in no `frames`
+ * list (index -1: an iframe in a shadow root) and whose URL is `src`; two such: none is chosen.
+ */
+async function frameAt(tabId: number, frameId: number, { path, src }: FramePlace): Promise<FrameDetails | undefined> {
   const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) ?? []) as FrameDetails[];
   let current: FrameDetails | undefined;
   let parent = frameId;
+  const childrenOf = (id: number) => frames.filter((frame) => frame.parentFrameId === id && frame.frameId !== id);
   for (const index of path) {
-    const children = frames.filter((frame) => frame.parentFrameId === parent && frame.frameId !== parent);
+    const children = childrenOf(parent);
     const indexes = await Promise.all(children.map((child) => indexOf(tabId, child)));
     current = children[indexes.indexOf(index)];
     if (!current) return undefined;
     parent = current.frameId;
   }
-  return current;
+  if (src === undefined) return current;
+  const showing = childrenOf(parent).filter((child) => sameAddress(child.url, src));
+  const indexes = await Promise.all(showing.map((child) => indexOf(tabId, child)));
+  const unlisted = showing.filter((_, at) => indexes[at] === -1);
+  return unlisted.length === 1 ? unlisted[0] : undefined;
+}
+
+function sameAddress(url: string, src: string): boolean {
+  try {
+    return new URL(url).href === new URL(src).href;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -120,7 +143,12 @@ function indexOf(tabId: number, frame: FrameDetails): Promise<number | undefined
   );
   for (const [stale, entry] of recentIndexes)
     if (performance.now() - entry.at >= INDEX_FRESH_MS) recentIndexes.delete(stale);
-  recentIndexes.set(key, { at: performance.now(), index });
+  const entry = { at: performance.now(), index };
+  recentIndexes.set(key, entry);
+  // A frame whose script did not answer (not started yet) is asked again next time: it says when it starts.
+  void index.then((found) => {
+    if (found === undefined && recentIndexes.get(key) === entry) recentIndexes.delete(key);
+  });
   return index;
 }
 /** Short enough that a page adding an iframe before another is seen at the next read. */
@@ -141,7 +169,12 @@ export async function pointInTop(tabId: number, frameId: number, at: Point): Pro
     const parent = frames.find((frame) => frame.frameId === child?.parentFrameId);
     const index = await indexOf(tabId, child);
     if (!parent || index === undefined) return { covered: 'a page around the frame that did not answer' };
-    const message: FrameServe = { type: FRAME_SERVE, request: { op: 'offset', index, at: point } };
+    // A frame no `frames` list holds (in a shadow root) is found by the parent by its address.
+    const request =
+      index === -1
+        ? { op: 'offset' as const, index, src: child.url, at: point }
+        : { op: 'offset' as const, index, at: point };
+    const message: FrameServe = { type: FRAME_SERVE, request };
     const answer = (await ask(tabId, parent, message, OFFSET_TIMEOUT_MS)) as FrameOffset | { unreachable: string };
     if ('unreachable' in answer) return { covered: 'a page around the frame that did not answer' };
     if ('covered' in answer) return answer;

@@ -10,7 +10,7 @@ import { composedQueryAll } from './dom-tools/composed-tree';
 import { readPage } from './dom-tools/content';
 import { DomToolServer } from './dom-tools/dom-tool-server';
 import { describeElement } from './dom-tools/elements';
-import { frameChanged, indexIn } from './dom-tools/frame-link';
+import { addressOf, frameChanged, indexIn } from './dom-tools/frame-link';
 import { toolsForParent } from './dom-tools/frame-tools';
 import { frameOffset, hitIn, reachAt } from './dom-tools/hit-test';
 
@@ -40,7 +40,7 @@ export function serveFrameRequests(): () => void {
       case 'index':
         return { index: indexIn(window.parent, window) };
       case 'offset':
-        return offsetOf(request.index, request.at);
+        return offsetOf(request.index, request.at, request.src);
       case 'changed':
         frameChanged();
         return undefined;
@@ -84,15 +84,8 @@ export function serveFrameRequests(): () => void {
  * Where the point `at` of the viewport of this window's frame `index` is in this document's, and
  * whether a pointer there reaches that iframe: the browser's hit test here, as for any control (hit-test.ts).
  */
-function offsetOf(index: number, at: Point): FrameOffset {
-  const child = window.frames[index];
-  const frame = composedQueryAll(document, 'iframe, frame').find((candidate) => {
-    try {
-      return (candidate as HTMLIFrameElement).contentWindow === child;
-    } catch {
-      return false;
-    }
-  });
+function offsetOf(index: number, at: Point, src: string | undefined): FrameOffset {
+  const frame = index >= 0 ? listedFrame(index) : unlistedFrame(src);
   if (!frame) return { covered: 'a page that no longer shows the frame' };
   let local = contentBoxPoint(frame, at);
   const offset = frameOffset(frame.ownerDocument);
@@ -113,6 +106,31 @@ function offsetOf(index: number, at: Point): FrameOffset {
     return { covered: cover ? describeElement(cover) : 'nothing a pointer reaches (outside the window)' };
   }
   return { at: { x: local.x + offset.x, y: local.y + offset.y } };
+}
+
+function listedFrame(index: number): Element | undefined {
+  const child = window.frames[index];
+  return composedQueryAll(document, 'iframe, frame').find((candidate) => {
+    try {
+      return (candidate as HTMLIFrameElement).contentWindow === child;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The one iframe of this document that no `frames` list holds (in a shadow root) and that was given `src`. */
+function unlistedFrame(src: string | undefined): Element | undefined {
+  const found = composedQueryAll(document, 'iframe, frame').filter((candidate) => {
+    const child = (candidate as HTMLIFrameElement).contentWindow;
+    return (
+      child !== null &&
+      candidate.ownerDocument === document &&
+      indexIn(window, child) < 0 &&
+      addressOf(candidate) === src
+    );
+  });
+  return found.length === 1 ? found[0] : undefined;
 }
 
 /** A point of the frame's viewport in its iframe's document: past the iframe's border and padding. */

@@ -68,11 +68,17 @@ export class DebuggerSessions {
     return () => this.#listeners.delete(listener);
   }
 
-  async send<T = unknown>(tabId: number, method: string, params?: Record<string, unknown>): Promise<T> {
+  /** A command to the tab's session, or to a child session of it (`sessionId`: a frame of another process, flattened). */
+  async send<T = unknown>(
+    tabId: number,
+    method: string,
+    params?: Record<string, unknown>,
+    sessionId?: string,
+  ): Promise<T> {
     await this.attach(tabId);
     this.#touch(tabId);
     try {
-      return (await chrome.debugger.sendCommand({ tabId }, method, params)) as T;
+      return (await chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params)) as T;
     } catch (error) {
       throw new ProtocolError(ErrorCode.ServerError, `CDP ${method} failed in tab ${tabId}: ${errorMessage(error)}`);
     } finally {

@@ -7,6 +7,7 @@ import { frameAllowed, pointInTop } from '../frames';
 import { inputMode } from '../input-mode';
 import { dragAndDrop, type Point, pressKey, typeText } from './cdp-input';
 import type { DebuggerSessions } from './debugger-sessions';
+import { uploadIntoFrame } from './frame-upload';
 
 // z.number() refuses Infinity and NaN itself (classic's `.finite()` added nothing).
 const PointSchema = z.object({ x: z.number(), y: z.number() });
@@ -106,8 +107,8 @@ async function inFrame(
 ): Promise<InputAnswer> {
   if (!(await frameAllowed({ siteAccess }, tabId, frameId)))
     return { done: false, sent: false, reason: "the frame's site is not allowed" };
-  // The file input is found by a search of the top document (upload below): not one in a frame.
-  if (request.op === 'upload') return { done: false, sent: false, reason: 'an upload into a frame of another site' };
+  // The file input is looked for in the frames' documents (frame-upload.ts), not the top one's.
+  if (request.op === 'upload') return answer(debuggers, tabId, request, true);
   const lift = async (at: Point): Promise<Point | string> => {
     const outcome: FrameOffset = await pointInTop(tabId, frameId, at);
     return 'covered' in outcome ? `the frame is covered there by ${outcome.covered}` : outcome.at;
@@ -134,7 +135,12 @@ async function inFrame(
   return answer(debuggers, tabId, request);
 }
 
-async function answer(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
+async function answer(
+  debuggers: DebuggerSessions,
+  tabId: number,
+  request: InputRequest,
+  fromFrame = false,
+): Promise<InputAnswer> {
   if (request.op === 'reach') return { done: true };
   const mode = await inputMode();
   if (request.op === 'mode') return { done: true, mode };
@@ -149,10 +155,15 @@ async function answer(debuggers: DebuggerSessions, tabId: number, request: Input
   } catch (error) {
     return { done: false, sent: false, reason: errorMessage(error) };
   }
-  return perform(debuggers, tabId, request);
+  return perform(debuggers, tabId, request, fromFrame);
 }
 
-async function perform(debuggers: DebuggerSessions, tabId: number, request: InputRequest): Promise<InputAnswer> {
+async function perform(
+  debuggers: DebuggerSessions,
+  tabId: number,
+  request: InputRequest,
+  fromFrame: boolean,
+): Promise<InputAnswer> {
   const send = (method: string, params?: Record<string, unknown>) => debuggers.send(tabId, method, params);
   const mouse = (type: string, at: Point, extra: Record<string, unknown> = {}) =>
     send('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, ...extra });
@@ -187,7 +198,8 @@ async function perform(debuggers: DebuggerSessions, tabId: number, request: Inpu
       const refused = request.files.find((file) => !allowed?.has(file));
       if (refused !== undefined)
         return { done: false, sent: false, reason: `the agent did not name ${refused} for this tab` };
-      await upload(send, request.marker, request.files);
+      if (fromFrame) await uploadIntoFrame(debuggers, tabId, request.marker, request.files);
+      else await upload(send, request.marker, request.files);
       break;
     }
   }

@@ -24,7 +24,24 @@ export function recordChanges(doc: Document): void {
     const now = performance.now();
     remember(acting > 0 ? records.filter((record) => wasTicking(record.target, now)) : records);
   });
-  observer.observe(doc.documentElement, { childList: true, subtree: true, characterData: true });
+  observer.observe(doc.documentElement, RECORDED);
+}
+
+const RECORDED: MutationObserverInit = { childList: true, subtree: true, characterData: true };
+const recorded = new WeakSet<Node>();
+
+/**
+ * Records the changes of shadow roots and same-origin frame documents too (a clock in a frame), which
+ * the document's observer does not see: an action watches them (settle.ts), and must know what ticks there.
+ */
+export function recordChangesIn(roots: ReadonlyArray<Document | ShadowRoot>): void {
+  if (!observer) return;
+  for (const root of roots) {
+    // One observer reports a mutation once, however many of its roots hold it: the document is no double.
+    if (recorded.has(root)) continue;
+    recorded.add(root);
+    observer.observe(root, RECORDED);
+  }
 }
 
 function remember(records: MutationRecord[]): void {

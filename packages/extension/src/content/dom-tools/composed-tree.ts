@@ -24,6 +24,11 @@ export function isElement(node: Node | null | undefined): node is Element {
   return node?.nodeType === ELEMENT_NODE;
 }
 
+/** A shadow root, by node type: a same-origin frame's belong to another window, where `instanceof ShadowRoot` is false. */
+export function isShadowRoot(node: Node): node is ShadowRoot {
+  return node.nodeType === FRAGMENT_NODE && 'host' in node;
+}
+
 /**
  * The shadow root that renders an element, open or closed: a closed root's content is what a person
  * sees, and the light children it does not slot are never shown (docs/dom-tools.md, "Shadow DOM and

@@ -10,10 +10,10 @@ import { factsOf } from '../action-facts';
 import { documentTag } from '../document-tag';
 import { actTool } from './act';
 import { buttonTools, linkTool } from './actions';
-import { recordChanges, wasTicking } from './change-history';
+import { recordChanges, recordChangesIn, wasTicking } from './change-history';
 import { choiceTools } from './choices';
 import { type Collection, collectionTools, findCollections, itemSignature } from './collections';
-import { composedParent, composedQueryAll, composedRoots, frameDocument, withComposedSnapshot } from './composed-tree';
+import { composedParent, composedQueryAll, composedRoots, withComposedSnapshot } from './composed-tree';
 import { contentTool } from './content';
 import {
   type DomTool,
@@ -27,6 +27,7 @@ import {
 import { describeElement } from './elements';
 import { fieldTools } from './fields';
 import { formGetsTool, formTools } from './forms';
+import { askWhileLoading, otherOriginFrames, toolsChange, withToolsChange } from './frame-answers';
 import { describeInFrame, onFrameChanged } from './frame-link';
 import { FrameTools } from './frame-tools';
 import { Handles } from './handles';
@@ -35,7 +36,7 @@ import { chromeControl, toolChrome } from './main-content';
 import { watchCaption } from './readback';
 import { scrollTool } from './scroll';
 import { actAndObserve } from './settle';
-import { isShown, NameRegistry, pageText } from './text';
+import { NameRegistry, pageText } from './text';
 
 const MAX_FORMS = 20;
 /** The changes that may change the tools: also what a load's readiness watches (content/dom-quiet.ts). */
@@ -141,8 +142,19 @@ export class DomToolServer {
     return this.#tools.map((entry) => entry.tool);
   }
 
-  /** Derives the tools again; true when the list an agent sees changed. */
+  /** Derives the tools again; true when the list an agent sees changed. Its frames' tools follow on their own. */
   refresh(): boolean {
+    const changed = this.#derive();
+    if (this.#asksFrames()) void this.#askFrames().then((listChanged) => listChanged && this.#framesChanged?.());
+    return changed;
+  }
+
+  /** Has iframes of another origin, or had: their tools are asked for after each derivation. */
+  #asksFrames(): boolean {
+    return this.#frames.length > 0 || this.#frameTools.entries.length > 0;
+  }
+
+  #derive(): boolean {
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
@@ -150,8 +162,8 @@ export class DomToolServer {
       this.#roots = composedRoots(this.#doc);
       this.#frames = this.#reading ? [] : otherOriginFrames(this.#doc);
     });
+    recordChangesIn(this.#roots);
     this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
-    if (this.#frames.length > 0 || this.#frameTools.entries.length > 0) void this.#askFrames();
     this.#watchRoots?.(this.#roots);
     const signature = JSON.stringify(this.tools);
     const changed = signature !== this.#signature;
@@ -159,13 +171,34 @@ export class DomToolServer {
     return changed;
   }
 
-  /** Its frames' tools, asked after the derivation; a change is published on its own. */
-  async #askFrames(): Promise<void> {
+  /** Its frames' tools, asked after the derivation; true when they changed the list. */
+  async #askFrames(): Promise<boolean> {
     const taken = this.#ownTools.map((entry) => entry.tool.name);
-    if (!(await this.#frameTools.update(this.#frames, this.#context.handles, taken))) return;
+    await this.#frameTools.update(this.#frames, this.#context.handles, taken);
+    // Its entries are new objects even when the list reads the same: a call looks them up in #tools.
     this.#tools = [...this.#ownTools, ...this.#frameTools.entries];
-    this.#signature = JSON.stringify(this.tools);
-    this.#framesChanged?.();
+    const signature = JSON.stringify(this.tools);
+    const changed = signature !== this.#signature;
+    this.#signature = signature;
+    return changed;
+  }
+
+  /**
+   * After an action: the tools derived again, its frames' asked and waited for (within
+   * FRAME_TOOLS_WAIT_MS), so the answer's `tools.added`/`removed` hold a frame's tools under the
+   * names the page lists them by; true when the list changed.
+   */
+  async #refreshWithFrames(): Promise<boolean> {
+    const framesBefore = this.#frames;
+    const changed = this.#derive();
+    if (!this.#asksFrames()) return changed;
+    // A frame the action brought in (Pay by card) is waited for until its script runs.
+    const arrived = () => this.#frames.filter((frame) => !framesBefore.includes(frame));
+    const framesChanged = await askWhileLoading(
+      () => this.#askFrames(),
+      () => this.#frameTools.loading(arrived()),
+    );
+    return changed || framesChanged;
   }
 
   #readingTools(): DomTool[] {
@@ -286,7 +319,7 @@ export class DomToolServer {
       );
     }
     try {
-      return await entry.run(args);
+      return this.#runsInFrame(entry, args) ? await this.#inFrame(() => entry.run(args)) : await entry.run(args);
     } catch (error) {
       return errorResult(`${name} failed on the page: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -302,7 +335,7 @@ export class DomToolServer {
     const caption = options.subject ? watchCaption(options.subject) : undefined;
     let observed: Awaited<ReturnType<typeof actAndObserve>>;
     try {
-      observed = await actAndObserve(action, this.#context, options.keepWatching);
+      observed = await actAndObserve(action, this.#context, options.keepWatching, this.#roots);
     } finally {
       caption?.stop();
     }
@@ -324,7 +357,7 @@ export class DomToolServer {
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = markedPageText(observed.title);
     // Published before the result is answered: the agent's next call may use a tool this action made.
-    if (this.refresh()) await this.#announce?.();
+    if (await this.#refreshWithFrames()) await this.#announce?.();
     const countsAfter = this.#counts();
     const counts = Object.fromEntries(
       [...new Set([...countsBefore.keys(), ...countsAfter.keys()])]
@@ -332,12 +365,30 @@ export class DomToolServer {
         .map((key) => [key, `${countsBefore.get(key) ?? 0} → ${countsAfter.get(key) ?? 0}`]),
     );
     if (Object.keys(counts).length) result.counts = counts;
-    const toolsAfter = this.tools.map((tool) => tool.name);
-    const added = toolsAfter.filter((name) => !toolsBefore.includes(name));
-    const removed = toolsBefore.filter((name) => !toolsAfter.includes(name));
-    if (added.length || removed.length)
-      result.tools = { ...(added.length ? { added } : {}), ...(removed.length ? { removed } : {}) };
+    const tools = toolsChange(toolsBefore, this.tools);
+    if (tools) result.tools = tools;
     return jsonResult(result, failure !== undefined);
+  }
+
+  /**
+   * A call that a frame's script ran (`act` on a handle in the frame, or one of the frame's tools):
+   * the frame's answer said which of its tools came and went by its own names; the page lists them
+   * by its names (a clash gets `_2`), so the change is said again as the page's list changed.
+   */
+  async #inFrame(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
+    const toolsBefore = this.tools.map((tool) => tool.name);
+    const result = await run();
+    const changed = await this.#refreshWithFrames();
+    if (changed) await this.#announce?.();
+    return withToolsChange(result, toolsChange(toolsBefore, this.tools));
+  }
+
+  /** A frame's tool, or `act` on a handle of a control in a frame: the frame's script runs it. */
+  #runsInFrame(entry: DomTool, args: Record<string, unknown>): boolean {
+    if (this.#frameTools.entries.includes(entry)) return true;
+    if (entry.tool.name !== 'act') return false;
+    const inFrame = this.#context.handles.inFrame(args.handle);
+    return inFrame !== undefined && !('error' in inFrame);
   }
 
   #counts(): Map<string, number> {
@@ -361,7 +412,9 @@ export class DomToolServer {
     this.#announce = announce;
     this.#framesChanged = pageChanged;
     // A frame of another site started or changed its tools (frame-service.ts): the frames are asked anew.
-    const stopFrameChanges = onFrameChanged(() => void this.#askFrames());
+    const stopFrameChanges = onFrameChanged(
+      () => void this.#askFrames().then((changed) => changed && this.#framesChanged?.()),
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const observer = new MutationObserver((records) => {
       if (timer) return;
@@ -394,9 +447,4 @@ export class DomToolServer {
       clearTimeout(timer);
     };
   }
-}
-
-/** The iframes of another origin a person sees: their own scripts derive their tools (frame-tools.ts). */
-function otherOriginFrames(doc: Document): Element[] {
-  return composedQueryAll(doc, 'iframe, frame').filter((frame) => !frameDocument(frame) && isShown(frame));
 }

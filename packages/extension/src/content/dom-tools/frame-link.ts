@@ -13,22 +13,47 @@ import type { Handles } from './handles';
 /**
  * Where an iframe is below this script's window, as indexes in each window's `frames` (the frame's
  * own script finds its index the same way): one step for an iframe of this document, more for one
- * inside a same-origin frame read inline. Undefined before it has a window (not loaded), or for an
- * iframe that no `frames` list holds (one in a shadow root).
+ * inside a same-origin frame read inline. An iframe in a shadow root is in no `frames` list: its
+ * last step is its address instead (`src`), which the background matches among the frames that
+ * have no index (frameAt). Undefined before it has a window (not loaded).
  */
-function pathOf(frame: Element): number[] | undefined {
+function pathOf(frame: Element): { path: number[]; src?: string } | undefined {
   const path: number[] = [];
   let child = (frame as HTMLIFrameElement).contentWindow;
   let owner = frame.ownerDocument.defaultView;
+  let src: string | undefined;
   while (child && owner) {
     const index = indexIn(owner, child);
-    if (index < 0) return undefined;
-    path.unshift(index);
-    if (owner === window) return path;
+    if (index < 0) {
+      // Only the iframe itself may stand unlisted: a same-origin frame around it in a shadow root too is not told.
+      if (path.length > 0 || src !== undefined) return undefined;
+      src = addressOf(frame);
+      if (src === undefined) return undefined;
+    } else path.unshift(index);
+    if (owner === window) return { path, ...(src === undefined ? {} : { src }) };
     child = owner;
     owner = owner.frameElement?.ownerDocument.defaultView ?? null;
   }
   return undefined;
+}
+
+/** The address an iframe was given, resolved: what the browser reports its frame's URL as, unless it navigated. */
+export function addressOf(frame: Element): string | undefined {
+  try {
+    return new URL(frame.getAttribute('src') ?? '', frame.ownerDocument.baseURI).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why an iframe has no path: it has not loaded, or it stands in a shadow root inside a same-origin
+ * frame that stands in one too, where no `frames` list holds either.
+ */
+function unlisted(frame: Element): { refused: 'loading' | 'unreachable'; reason: string } {
+  if ((frame as HTMLIFrameElement).contentWindow !== null)
+    return { refused: 'unreachable', reason: 'neither it nor the frame around it is in a frames list' };
+  return { refused: 'loading', reason: 'it has not loaded' };
 }
 
 /** The index of `child` in `owner.frames` (-1 when absent); a cross-origin window allows this much. */
@@ -38,12 +63,12 @@ export function indexIn(owner: Window, child: Window): number {
 }
 
 async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> {
-  const path = pathOf(frame);
+  const where = pathOf(frame);
   const guessed = originFromSrc(frame);
-  if (path === undefined) return { origin: guessed, refused: 'unreachable', reason: 'it has not loaded' };
+  if (where === undefined) return { origin: guessed, ...unlisted(frame) };
   if (typeof chrome === 'undefined' || !chrome.runtime?.sendMessage)
     return { origin: guessed, refused: 'unreachable', reason: 'no extension here' };
-  const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, path, request }).catch(() => undefined)) as
+  const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, ...where, request }).catch(() => undefined)) as
     | FrameAnswer
     | undefined;
   return answer ?? { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
@@ -112,19 +137,23 @@ export async function describeInFrame(
   return described?.derived === true ? (described as DescribedCall) : { derived: true };
 }
 
-/** A frame's own derived tools and its origin; undefined when it is not asked (a site not allowed) or did not answer. */
+/**
+ * A frame's own derived tools and its origin; `loading` while its document or script is not there
+ * yet (it says so as it starts: frameChanged); undefined when it is not asked (a site not allowed) or did not answer.
+ */
 export async function toolsOfFrame(
   frame: Element,
   handles: Pick<Handles, 'of'>,
-): Promise<{ origin: string; tools: Tool[] } | undefined> {
+): Promise<{ origin: string; tools: Tool[] } | 'loading' | undefined> {
   const outcome = await ask(frame, { op: 'tools', prefix: `${handles.of(frame)}.` });
-  if (!('answer' in outcome)) return undefined;
+  if ('refused' in outcome) return outcome.refused === 'loading' ? 'loading' : undefined;
   const tools = (outcome.answer as { tools?: unknown } | undefined)?.tools;
   return Array.isArray(tools) ? { origin: outcome.origin, tools: tools as Tool[] } : undefined;
 }
 
 function whyNotRead(refusal: Extract<FrameAnswer, { refused: string }>): string {
-  if (refusal.refused === 'unreachable') return `not read: ${refusal.reason ?? 'tabmcp cannot reach it'}`;
+  if (refusal.refused === 'unreachable' || refusal.refused === 'loading')
+    return `not read: ${refusal.reason ?? 'tabmcp cannot reach it'}`;
   const state = refusal.refused === 'blocked' ? 'blocked' : 'not allowed yet';
   return `site ${refusal.site ?? refusal.origin} ${state}: not read; the user allows a site in the tabmcp popup`;
 }

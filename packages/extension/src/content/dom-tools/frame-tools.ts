@@ -22,30 +22,47 @@ export class FrameTools {
   #entries: Array<{ entry: DomTool; frame: Element; name: string }> = [];
   /** Only the newest update is kept: an older answer that comes late is dropped. */
   #generation = 0;
+  #newest: Promise<void> = Promise.resolve();
+  /** The frames whose document or script was not there yet at the last update. */
+  #loading = new Set<Element>();
+
+  /** Whether any of `frames` was still loading when last asked: it says so as its script starts. */
+  loading(frames: Element[]): boolean {
+    return frames.some((frame) => this.#loading.has(frame));
+  }
 
   get entries(): DomTool[] {
     return this.#entries.map(({ entry }) => entry);
   }
 
-  /** Asks `frames` for their tools, named around `taken`; true when the list changed. */
-  async update(frames: Element[], handles: Pick<Handles, 'of'>, taken: Iterable<string>): Promise<boolean> {
+  /**
+   * Asks `frames` for their tools, named around `taken` (the page compares its list before and after).
+   * Resolves once the newest update is in: an answer waiting on an older one (an action's) gets the
+   * list a newer one (a frame's `changed`, come meanwhile) made, never the list from before both.
+   */
+  update(frames: Element[], handles: Pick<Handles, 'of'>, taken: Iterable<string>): Promise<void> {
     const generation = ++this.#generation;
+    this.#newest = this.#ask(generation, frames, handles, taken);
+    return this.#newest;
+  }
+
+  async #ask(generation: number, frames: Element[], handles: Pick<Handles, 'of'>, taken: Iterable<string>) {
     const lists = await Promise.all(frames.map(async (frame) => ({ frame, list: await toolsOfFrame(frame, handles) })));
-    if (generation !== this.#generation) return false;
+    if (generation !== this.#generation) return this.#newest;
+    this.#loading = new Set(lists.filter(({ list }) => list === 'loading').map(({ frame }) => frame));
     const names = new NameRegistry(taken);
-    const before = JSON.stringify(this.entries.map((entry) => entry.tool));
     this.#entries = lists.flatMap(({ frame, list }) =>
-      (list?.tools ?? []).map((tool) => {
+      (typeof list === 'object' ? list.tools : []).map((tool) => {
         const name = names.claim(tool.name);
+        const origin = typeof list === 'object' ? list.origin : '';
         const entry: DomTool = {
-          tool: { ...tool, name, description: `In the frame of ${list?.origin}: ${tool.description ?? ''}` },
+          tool: { ...tool, name, description: `In the frame of ${origin}: ${tool.description ?? ''}` },
           isLive: () => frame.isConnected,
           run: (args) => callInFrame(frame, tool.name, args, name),
         };
         return { entry, frame, name: tool.name };
       }),
     );
-    return JSON.stringify(this.entries.map((entry) => entry.tool)) !== before;
   }
 
   /** What a call of one of these tools would act on, read by its frame; undefined for a name that is not one. */

@@ -101,17 +101,21 @@ export function watchCaption(element: Element): { renamed(): string | undefined;
   const before = describeElement(element);
   let atClick: string | undefined;
   const onClick = (event: Event) => {
-    const target = event.target;
-    if (atClick === undefined && target instanceof Node && element.contains(target)) atClick = describeElement(element);
+    const target = event.target as Node | null;
+    // A node type, not instanceof Node: a same-origin frame's nodes belong to another window.
+    if (atClick === undefined && typeof target?.nodeType === 'number' && element.contains(target))
+      atClick = describeElement(element);
   };
-  window.addEventListener('click', onClick, true);
+  // The element's own window: a click in a same-origin frame never reaches the top window's listeners.
+  const view = element.ownerDocument.defaultView ?? window;
+  view.addEventListener('click', onClick, true);
   return {
     renamed: () => {
       const after = element.isConnected ? describeElement(element) : undefined;
       const other = [atClick, after].find((caption) => caption !== undefined && caption !== before);
       return other === undefined ? undefined : `${before} became ${other} as it was acted on`;
     },
-    stop: () => window.removeEventListener('click', onClick, true),
+    stop: () => view.removeEventListener('click', onClick, true),
   };
 }
 

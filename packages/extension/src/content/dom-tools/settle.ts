@@ -1,6 +1,6 @@
 import { type ActivityWatch, watchActivity } from '../page-activity';
 import { duringAction, wasTicking } from './change-history';
-import { composedRoots } from './composed-tree';
+import { composedRoots, isElement } from './composed-tree';
 import { handlesOf, withoutHandles } from './line-handles';
 import { removedLine } from './removed-lines';
 import { type RenderContext, renderMarkdown } from './render';
@@ -11,6 +11,8 @@ import { clean, isVisible, visibleText } from './text';
 const MAX_WAIT_MS = 2_000;
 const MAX_CHANGE_CHARS = 2_000;
 const MAX_REMOVED_CHARS = 500;
+const WATCHED: MutationObserverInit = { childList: true, subtree: true, characterData: true };
+const DOCUMENT_NODE = 9;
 const MESSAGES = '[role=alert], [role=status], [aria-live]:not([aria-live=off]), output';
 
 /** What an action did to the page, as the agent is told. */
@@ -66,6 +68,7 @@ export async function actAndObserve(
   action: () => void | Promise<void>,
   context: RenderContext,
   keepWatching: () => boolean = () => true,
+  roots: ReadonlyArray<Document | ShadowRoot> = [],
 ): Promise<Observed> {
   const doc = document;
   const root = doc.body ?? doc.documentElement;
@@ -96,7 +99,13 @@ export async function actAndObserve(
     for (const listener of listeners) listener();
   };
   const actionEnded = duringAction();
-  observer.observe(root, { childList: true, subtree: true, characterData: true });
+  observer.observe(root, WATCHED);
+  // A subtree observer stops at shadow roots and frame documents: a same-origin frame's toast, or a
+  // component's status line, is the action's change too (its message, its settling). The roots are
+  // the page's last derivation's; a frame document since replaced (its window gone) is not watched.
+  for (const other of roots)
+    if (other !== doc && (other.nodeType !== DOCUMENT_NODE || (other as Document).defaultView))
+      observer.observe(other, WATCHED);
   window.addEventListener('pagehide', onUnload);
   const activity = watchActivity();
   const animating = animationsStartedSince(doc, () => {
@@ -262,7 +271,9 @@ function messagesAmong(touched: Node[]): string[] {
   const found = new Set<string>();
   for (const node of touched) {
     if (!node.isConnected) continue;
-    const element = node instanceof Element ? node : node.parentElement;
+    // A node type, not instanceof: a same-origin frame's elements belong to another window, and taking
+    // their parent instead would report an untouched message beside the touched one.
+    const element = isElement(node) ? node : node.parentElement;
     const regions = [element?.closest(MESSAGES), ...(element?.querySelectorAll(MESSAGES) ?? [])];
     for (const region of regions) {
       if (!region || !isVisible(region)) continue;

@@ -1,4 +1,4 @@
-import { isTag } from './composed-tree';
+import { isShadowRoot, isTag } from './composed-tree';
 import { WIDGET_ROLES } from './elements';
 import { hitIn } from './hit-test';
 
@@ -141,7 +141,7 @@ function drawnByItsComponent(element: Element): boolean {
   if (isTag(element, 'input') && FIELDLESS_INPUTS.has(element.type)) return false;
   if (!element.checkVisibility({ visibilityProperty: true })) return false;
   const root = element.getRootNode();
-  if (!(root instanceof ShadowRoot) || !shownToAPerson(root.host)) return false;
+  if (!isShadowRoot(root) || !shownToAPerson(root.host)) return false;
   const field = element.getBoundingClientRect();
   if (field.width < 1.5 || field.height < 1.5) return false;
   const pending: Element[] = [...root.children];
