@@ -13,6 +13,8 @@ export interface TabRequests {
   quiet(tabId: number, deadline: number): Promise<boolean>;
   /** When the tab last began or ended a request that may leave code to run (ms since the epoch), or -Infinity. */
   lastActivity(tabId: number): number;
+  /** When the tab last began or ended any request that holds it, images included (ms since the epoch), or -Infinity. */
+  lastRequest(tabId: number): number;
   /** How many requests the tab began since `since` (ms since the epoch). */
   startedSince(tabId: number, since: number): number;
   /** What still holds the tab, as one short line for the agent, or undefined when nothing does. */
@@ -59,6 +61,7 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
   const inFlight = new Map<string, InFlight>();
   const starts: Array<{ tabId: number; at: number }> = [];
   const lastActivity = new Map<number, number>();
+  const lastRequest = new Map<number, number>();
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of listeners) listener();
@@ -70,6 +73,7 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
     const active = !NOTHING_TO_RUN.has(details.type);
     inFlight.set(details.requestId, { tabId: details.tabId, startedAt: at, active });
     starts.push({ tabId: details.tabId, at });
+    lastRequest.set(details.tabId, at);
     if (active) lastActivity.set(details.tabId, at);
     changed();
   };
@@ -77,6 +81,7 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
     const request = inFlight.get(details.requestId);
     if (!request) return;
     inFlight.delete(details.requestId);
+    lastRequest.set(request.tabId, now());
     if (request.active) lastActivity.set(request.tabId, now());
     changed();
   };
@@ -112,6 +117,7 @@ export function watchTabRequests(now: () => number = Date.now): TabRequests {
       });
     },
     lastActivity: (tabId) => lastActivity.get(tabId) ?? Number.NEGATIVE_INFINITY,
+    lastRequest: (tabId) => lastRequest.get(tabId) ?? Number.NEGATIVE_INFINITY,
     startedSince: (tabId, since) => starts.filter((start) => start.tabId === tabId && start.at >= since).length,
     holding(tabId) {
       // Counted, not named: a URL is the page's own text, which no tabmcp field carries.
