@@ -72,6 +72,7 @@ describe('a tab request holds readiness by what it may leave to run', () => {
     browser.end('2');
     assert.equal(await quietNow(requests, clock), true);
     assert.equal(requests.lastActivity(TAB), Number.NEGATIVE_INFINITY, 'an image runs no code after it');
+    assert.equal(requests.lastRequest(TAB), 1_050, 'but the layout changed when it arrived');
   });
 
   it("the browser's own fetch of the default icon neither holds nor counts", async () => {
@@ -79,6 +80,7 @@ describe('a tab request holds readiness by what it may leave to run', () => {
     assert.equal(await quietNow(requests, clock), true, 'nothing in the page waits for its icon');
     assert.equal(requests.lastActivity(TAB), Number.NEGATIVE_INFINITY);
     assert.equal(requests.startedSince(TAB, 0), 0);
+    assert.equal(requests.lastRequest(TAB), Number.NEGATIVE_INFINITY);
     browser.start({ ...request('4', 'image', '/favicon.ico'), frameId: 3 });
     assert.equal(await quietNow(requests, clock), false, "a frame's request of that URL is the frame's own");
   });
