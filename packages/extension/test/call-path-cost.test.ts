@@ -93,7 +93,8 @@ describe('a page tool call makes no browser round trip of its own in the worker'
       return answer;
     });
     const [first] = (await opening).content;
-    const openedTabs = JSON.parse(first?.type === 'text' ? first.text : '{}').openedTabs as Array<{ id: number }>;
+    const text = first?.type === 'text' ? String(first.text) : '{}';
+    const { openedTabs } = JSON.parse(text) as { openedTabs: Array<{ id: number }> };
     assert.deepEqual(
       openedTabs.map((tab) => tab.id),
       [9],
