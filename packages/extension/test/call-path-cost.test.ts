@@ -30,6 +30,7 @@ const events = {
   onUpdated: countedEvent(),
   onRemoved: countedEvent(),
   onChanged: countedEvent(),
+  onCreatedNavigationTarget: countedEvent(),
 };
 let storageReads = 0;
 let storedMode: unknown = 'synthetic';
@@ -41,8 +42,13 @@ before(() => {
       onBeforeNavigate: events.onBeforeNavigate,
       onCommitted: events.onCommitted,
       onErrorOccurred: events.onErrorOccurred,
+      onCreatedNavigationTarget: events.onCreatedNavigationTarget,
     },
-    tabs: { onUpdated: events.onUpdated, onRemoved: events.onRemoved },
+    tabs: {
+      onUpdated: events.onUpdated,
+      onRemoved: events.onRemoved,
+      get: async (id: number) => ({ id, url: 'https://example.test/opened', title: 'Opened' }),
+    },
     storage: {
       onChanged: events.onChanged,
       local: {
@@ -75,6 +81,27 @@ describe('a page tool call makes no browser round trip of its own in the worker'
     }
     // A navigation heard while no call waits reaches no watch and throws nothing.
     events.onBeforeNavigate.fire({ tabId: 1, frameId: 0, url: 'https://example.test/' });
+  });
+
+  it('the opened-tabs watch adds its chrome listener once, not per call, and still hears its own tab', async () => {
+    const { reportingOpenedTabs } = await import('../src/background/opened-tabs');
+    const answer: CallToolResult = { content: [{ type: 'text', text: '{"clicked":true}' }] };
+    for (let call = 0; call < 3; call++) assert.deepEqual(await reportingOpenedTabs(1, async () => answer), answer);
+    const opening = reportingOpenedTabs(1, async () => {
+      events.onCreatedNavigationTarget.fire({ sourceTabId: 2, tabId: 8, url: 'https://example.test/other' });
+      events.onCreatedNavigationTarget.fire({ sourceTabId: 1, tabId: 9, url: 'https://example.test/opened' });
+      return answer;
+    });
+    const [first] = (await opening).content;
+    const text = first?.type === 'text' ? String(first.text) : '{}';
+    const { openedTabs } = JSON.parse(text) as { openedTabs: Array<{ id: number }> };
+    assert.deepEqual(
+      openedTabs.map((tab) => tab.id),
+      [9],
+      "the tab its own page opened, not another tab's",
+    );
+    assert.equal(events.onCreatedNavigationTarget.counts.added, 1, 'added once for four calls');
+    assert.equal(events.onCreatedNavigationTarget.counts.removed, 0, 'never removed');
   });
 
   it('the input mode is read from storage once, then kept current by storage.onChanged', async () => {

@@ -17,19 +17,39 @@ interface OpenedTab {
  * takes, its address and its title (page text, marked), so the agent reaches it in one call.
  */
 export async function reportingOpenedTabs(tabId: number, call: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  hearOpenedTabs();
   const opened: Array<{ id: number; url: string }> = [];
-  const heard = (details: chrome.webNavigation.WebNavigationSourceCallbackDetails) => {
+  const heard: OpenedTabListener = (details) => {
     if (details.sourceTabId === tabId && opened.length < MAX_LISTED)
       opened.push({ id: details.tabId, url: details.url });
   };
-  chrome.webNavigation.onCreatedNavigationTarget.addListener(heard);
+  listening.add(heard);
   try {
     const result = await call();
     if (opened.length === 0) return result;
     return withOpenedTabs(result, await Promise.all(opened.map(describe)));
   } finally {
-    chrome.webNavigation.onCreatedNavigationTarget.removeListener(heard);
+    listening.delete(heard);
   }
+}
+
+type OpenedTabListener = (details: chrome.webNavigation.WebNavigationSourceCallbackDetails) => void;
+
+/** The calls in flight; the one chrome listener stays added and fans out to them. */
+const listening = new Set<OpenedTabListener>();
+let listenerAdded = false;
+
+/**
+ * Adds the chrome listener once, at the first call, and keeps it, as the navigation watch does
+ * (navigation-report.ts): adding and removing it per call is a round trip to the browser process
+ * each, on every page tool call, while a tab opened with no call waiting costs a loop over none.
+ */
+function hearOpenedTabs(): void {
+  if (listenerAdded) return;
+  listenerAdded = true;
+  chrome.webNavigation.onCreatedNavigationTarget.addListener((details) => {
+    for (const heard of listening) heard(details);
+  });
 }
 
 async function describe(tab: { id: number; url: string }): Promise<OpenedTab> {

@@ -1,5 +1,5 @@
 import type { Hub } from '@tabmcp/hub';
-import { SETTLE_LOAD, SettleLoadResult, validate } from '@tabmcp/protocol';
+import { PAGE_LOAD_BUDGET_MS, SETTLE_LOAD, SettleLoadResult, validate } from '@tabmcp/protocol';
 import type { TabRequests } from './tab-requests';
 
 /** How long past its load event a page may take to be ready before the answer goes anyway, saying so. */
@@ -36,6 +36,7 @@ export async function waitForPageReady(
           quietMs: DOM_QUIET_MS,
           maxWaitMs: left,
           networkAgoMs: networkAgo(requests.lastActivity(tabId), loadedAt, asked),
+          requestsAgoMs: requestsAgo(requests.lastRequest(tabId), asked),
         },
         left + ANSWER_MARGIN_MS,
       );
@@ -59,4 +60,13 @@ export async function waitForPageReady(
  */
 function networkAgo(lastActivity: number, loadedAt: number, now: number): number {
   return lastActivity >= loadedAt ? now - lastActivity : READY_CAP_MS;
+}
+
+/**
+ * How long ago the tab's requests last began or ended, any kind, for whether its derivation still
+ * stands (a finite number for the wire): none heard counts as longer ago than a load and its
+ * readiness can take, so as before the document began.
+ */
+function requestsAgo(lastRequest: number, now: number): number {
+  return Math.min(now - lastRequest, PAGE_LOAD_BUDGET_MS + READY_CAP_MS);
 }

@@ -13,6 +13,8 @@ export interface DomQuiet {
    * ago (what else the page did last, as told), whichever is later; or at `maxWaitMs`. True if it went quiet.
    */
   until(quietMs: number, maxWaitMs: number, activeAgoMs: number): Promise<boolean>;
+  /** When the document last changed (performance.now()), a clock's tick aside; -Infinity if it did not since the watch began. */
+  lastChange(): number;
   stop(): void;
 }
 
@@ -30,6 +32,11 @@ export function watchDomQuiet(doc: Document, now: () => number = () => performan
     for (const listener of listeners) listener();
   });
   observer.observe(doc, WATCHED);
+  // The observer's records of this very turn are not delivered yet: taken before the last change is read.
+  const takePending = () => {
+    const pending = observer.takeRecords();
+    if (pending.length > 0 && !pending.every((record) => isTick(record, now()))) lastChange = now();
+  };
   return {
     until(quietMs, maxWaitMs, activeAgoMs) {
       lastChange = Math.max(lastChange, now() - activeAgoMs);
@@ -43,9 +50,7 @@ export function watchDomQuiet(doc: Document, now: () => number = () => performan
         };
         // The only waits: the rest of the window since the last change (moved by each change), and the bound.
         const recheck = () => {
-          // The observer's records of this very turn are not delivered yet: take them first.
-          const pending = observer.takeRecords();
-          if (pending.length > 0 && !pending.every((record) => isTick(record, now()))) lastChange = now();
+          takePending();
           const left = lastChange + quietMs - now();
           if (left <= 0) return finish(true);
           clearTimeout(timer);
@@ -55,6 +60,10 @@ export function watchDomQuiet(doc: Document, now: () => number = () => performan
         listeners.add(recheck);
         recheck();
       });
+    },
+    lastChange() {
+      takePending();
+      return lastChange;
     },
     stop() {
       observer.disconnect();

@@ -114,6 +114,12 @@ export class DomToolServer {
   #watchRoots: ((roots: Array<Document | ShadowRoot>) => void) | undefined;
   /** Publishes a changed tool list; set by observe(). */
   #announce: (() => Promise<void>) | undefined;
+  /** When the last derivation began (performance.now()), or -Infinity if the document had not loaded then. */
+  #derivedAt = Number.NEGATIVE_INFINITY;
+  /** Whether a change that derives the tools again came since the last derivation (see observe()). */
+  #changedSinceDerived = false;
+  /** Takes the observer's records not delivered yet; set by observe(). */
+  #takePendingChanges: (() => void) | undefined;
 
   constructor(doc: Document, options: { reading?: boolean; reserved?: string[]; frame?: string } = {}) {
     this.#doc = doc;
@@ -155,6 +161,9 @@ export class DomToolServer {
   }
 
   #derive(): boolean {
+    this.#changedSinceDerived = false;
+    // Before its load a document's images have no size yet: such a derivation does not stand for later.
+    this.#derivedAt = this.#doc.readyState === 'complete' ? performance.now() : Number.NEGATIVE_INFINITY;
     // One walk of the composed tree (shadow roots, slots, same-origin frames) serves the whole derivation.
     withComposedSnapshot(this.#doc, () => {
       this.#hover = new HoverRules(composedRoots(this.#doc));
@@ -169,6 +178,18 @@ export class DomToolServer {
     const changed = signature !== this.#signature;
     this.#signature = signature;
     return changed;
+  }
+
+  /**
+   * Whether the last derivation still stands for the page as it is: it began once the document had
+   * loaded and after `layoutChangedAt` (performance.now() time: an image arriving changes the layout
+   * and no node), and no change this server derives again for came since (a clock's tick is none).
+   * Only an observing server knows; one that does not never stands.
+   */
+  derivationStands(layoutChangedAt: number): boolean {
+    if (!this.#takePendingChanges) return false;
+    this.#takePendingChanges();
+    return !this.#changedSinceDerived && this.#derivedAt > layoutChangedAt;
   }
 
   /** Its frames' tools, asked after the derivation; true when they changed the list. */
@@ -416,16 +437,19 @@ export class DomToolServer {
       () => void this.#askFrames().then((changed) => changed && this.#framesChanged?.()),
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const observer = new MutationObserver((records) => {
-      if (timer) return;
+    const onChanges = (records: MutationRecord[]) => {
       // A part that ticks on its own (a clock, a countdown) changes no tool: not derived again at each tick.
       const now = performance.now();
       if (records.every((record) => record.type !== 'attributes' && wasTicking(record.target, now))) return;
+      this.#changedSinceDerived = true;
+      if (timer) return;
       timer = setTimeout(() => {
         timer = undefined;
         if (this.refresh()) pageChanged();
       }, debounceMs);
-    });
+    };
+    const observer = new MutationObserver(onChanges);
+    this.#takePendingChanges = () => onChanges(observer.takeRecords());
     // A mutation inside a shadow root or frame is not seen from the document: each root is observed
     // on its own. Roots that appear later (a component rendered by a change) are found by the
     // derivation that change causes, and observed from then on.
@@ -441,6 +465,7 @@ export class DomToolServer {
     return () => {
       stopFrameChanges();
       this.#watchRoots = undefined;
+      this.#takePendingChanges = undefined;
       this.#announce = undefined;
       this.#framesChanged = undefined;
       observer.disconnect();
