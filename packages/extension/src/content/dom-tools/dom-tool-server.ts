@@ -378,7 +378,11 @@ export class DomToolServer {
     if (observed.url) result.url = observed.url;
     if (observed.title !== undefined) result.title = markedPageText(observed.title);
     // Published before the result is answered: the agent's next call may use a tool this action made.
-    if (await this.#refreshWithFrames()) await this.#announce?.();
+    const listChanged = await this.#refreshWithFrames();
+    const tools = toolsChange(toolsBefore, this.tools);
+    // A frame's own report may have updated the list meanwhile, its publishing still ahead (debounced):
+    // a change the answer names is published now all the same.
+    if (listChanged || tools) await this.#announce?.();
     const countsAfter = this.#counts();
     const counts = Object.fromEntries(
       [...new Set([...countsBefore.keys(), ...countsAfter.keys()])]
@@ -386,7 +390,6 @@ export class DomToolServer {
         .map((key) => [key, `${countsBefore.get(key) ?? 0} → ${countsAfter.get(key) ?? 0}`]),
     );
     if (Object.keys(counts).length) result.counts = counts;
-    const tools = toolsChange(toolsBefore, this.tools);
     if (tools) result.tools = tools;
     return jsonResult(result, failure !== undefined);
   }
@@ -399,9 +402,12 @@ export class DomToolServer {
   async #inFrame(run: () => Promise<CallToolResult>): Promise<CallToolResult> {
     const toolsBefore = this.tools.map((tool) => tool.name);
     const result = await run();
-    const changed = await this.#refreshWithFrames();
-    if (changed) await this.#announce?.();
-    return withToolsChange(result, toolsChange(toolsBefore, this.tools));
+    const listChanged = await this.#refreshWithFrames();
+    const tools = toolsChange(toolsBefore, this.tools);
+    // The frame's own report of the change may have updated the list first, its publishing debounced:
+    // what the answer names must be listed when the agent reads it.
+    if (listChanged || tools) await this.#announce?.();
+    return withToolsChange(result, tools);
   }
 
   /** A frame's tool, or `act` on a handle of a control in a frame: the frame's script runs it. */
