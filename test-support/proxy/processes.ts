@@ -104,20 +104,40 @@ export interface RedisProcess {
   start(): Promise<void>;
 }
 
-/** A private redis-server on a free loopback port, without persistence. */
+/**
+ * A private redis-server on a free loopback port, without persistence. redis-server cannot be told to
+ * pick its own port, so the port is found free first; a test process running beside this one may take it
+ * in between (redis then exits with "Address already in use"), and the start moves to another port.
+ */
 export async function startRedis(): Promise<RedisProcess> {
-  const port = await freePort();
+  let port = 0;
   let child: ChildProcess | undefined;
   const start = async () => {
+    const output: string[] = [];
     child = spawn(
       '/usr/bin/redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
-    await waitForLine(child, 'stdout', (line) => line.includes('Ready to accept connections'), 10_000);
+    const ready = (line: string) => {
+      output.push(line);
+      return line.includes('Ready to accept connections');
+    };
+    await waitForLine(child, 'stdout', ready, 10_000).catch((error: unknown) => {
+      const said = output.slice(-3).join(' | ');
+      throw new Error(`redis-server on port ${port}: ${(error as Error).message}${said ? ` (it said: ${said})` : ''}`);
+    });
     child.stdout?.resume();
   };
-  await start();
+  for (let attempt = 1; ; attempt += 1) {
+    port = await freePort();
+    try {
+      await start();
+      break;
+    } catch (error) {
+      if (attempt === 5 || !/in use/i.test((error as Error).message)) throw error;
+    }
+  }
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
