@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Frame } from 'playwright-core';
 import { type ExampleServer, startExampleServer } from '../examples/serve';
-import { textOf, waitFor } from '../test-support/harness';
+import { freePort, textOf, waitFor } from '../test-support/harness';
 import { browserOf, pageWithUrl, type Scene, startScene } from '../test-support/server-harness';
 
 /**
@@ -220,6 +220,20 @@ describe('frames of another origin', () => {
     const page = await readWithFrame(origin);
     assert.match(page, new RegExp(`\\[frame ${origin} [a-z]\\d+\\]`));
     assert.doesNotMatch(page, /another site: not read/);
+  });
+
+  it('a frame that failed to load is named by its address and said not to have loaded', async () => {
+    const origin = `http://localhost:${await freePort()}`; // nothing listens there
+    await open(checkout(origin));
+    const page = await waitFor(
+      async () => {
+        const read = textOf(await scene.agent.call('get_page_content'));
+        return read.includes(`[frame ${origin} (`) ? read : undefined;
+      },
+      15_000,
+      'the failed frame in the read',
+    );
+    assert.ok(page.includes(`[frame ${origin} (not read: it did not load`), page);
   });
 
   it('a frame inside a frame of another origin is read in place and clicked through both', async () => {

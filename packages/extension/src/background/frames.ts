@@ -63,8 +63,11 @@ async function relay(
   message: FrameServe,
 ): Promise<FrameAnswer> {
   const frame = await frameAt(tabId, parentFrameId, where);
+  // The asking script names the frame by its address then (frame-link.ts): the browser shows none it can vouch for.
+  if (frame === 'failed') return { origin: 'unknown', refused: 'unreachable', reason: DID_NOT_LOAD };
   if (!frame) return { origin: 'unknown', refused: 'loading', reason: 'tabmcp does not run in it yet' };
   const origin = originOf(frame.url);
+  if (frame.errorOccurred) return { origin, refused: 'unreachable', reason: DID_NOT_LOAD };
   await context.restored;
   const access = context.siteAccess(frame.url);
   if (access !== 'allowed') return { origin, refused: access, site: siteOf(frame.url) ?? origin };
@@ -94,6 +97,9 @@ function ask(tabId: number, frame: FrameDetails, message: FrameServe, timeoutMs:
   }).catch((error: unknown) => ({ unreachable: errorMessage(error) }));
 }
 
+/** Why a frame whose last navigation failed (the browser shows its error page there, where no script runs) is not read. */
+const DID_NOT_LOAD = 'it did not load (the browser shows its error page there)';
+
 /** Where a frame is below the asking one: indexes in `frames`, then, for one no `frames` list holds, its address. */
 type FramePlace = { path: number[]; src?: string | undefined };
 
@@ -101,8 +107,14 @@ type FramePlace = { path: number[]; src?: string | undefined };
  * The frame at `path` below `frameId`: at each step, the child whose script says it is at that
  * index. With `src`, then the one child of that frame whose script finds itself in no `frames`
  * list (index -1: an iframe in a shadow root) and whose URL is `src`; two such: none is chosen.
+ * `failed` when no child answers for the index and each one that cannot answer is one the browser says
+ * failed to load (no script runs in an error page): the frame asked about is among them.
  */
-async function frameAt(tabId: number, frameId: number, { path, src }: FramePlace): Promise<FrameDetails | undefined> {
+async function frameAt(
+  tabId: number,
+  frameId: number,
+  { path, src }: FramePlace,
+): Promise<FrameDetails | 'failed' | undefined> {
   const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) ?? []) as FrameDetails[];
   let current: FrameDetails | undefined;
   let parent = frameId;
@@ -111,7 +123,7 @@ async function frameAt(tabId: number, frameId: number, { path, src }: FramePlace
     const children = childrenOf(parent);
     const indexes = await Promise.all(children.map((child) => indexOf(tabId, child)));
     current = children[indexes.indexOf(index)];
-    if (!current) return undefined;
+    if (!current) return failedAmong(children, indexes);
     parent = current.frameId;
   }
   if (src === undefined) return current;
@@ -119,6 +131,11 @@ async function frameAt(tabId: number, frameId: number, { path, src }: FramePlace
   const indexes = await Promise.all(showing.map((child) => indexOf(tabId, child)));
   const unlisted = showing.filter((_, at) => indexes[at] === -1);
   return unlisted.length === 1 ? unlisted[0] : undefined;
+}
+
+function failedAmong(children: FrameDetails[], indexes: Array<number | undefined>): 'failed' | undefined {
+  const silent = children.filter((_, at) => indexes[at] === undefined);
+  return silent.length > 0 && silent.every((child) => child.errorOccurred) ? 'failed' : undefined;
 }
 
 function sameAddress(url: string, src: string): boolean {

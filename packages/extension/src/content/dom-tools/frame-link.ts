@@ -71,7 +71,9 @@ async function ask(frame: Element, request: FrameRequest): Promise<FrameAnswer> 
   const answer = (await chrome.runtime.sendMessage({ type: FRAME_ASK, ...where, request }).catch(() => undefined)) as
     | FrameAnswer
     | undefined;
-  return answer ?? { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
+  if (!answer) return { origin: guessed, refused: 'unreachable', reason: 'no answer from the extension' };
+  // The browser named no frame there (not loaded, or failed to): the iframe's own address names it.
+  return answer.origin === 'unknown' ? { ...answer, origin: guessed } : answer;
 }
 
 /** Listeners for `changed`: a frame of this document changed its tools (one DomToolServer per page listens). */
