@@ -98,7 +98,7 @@ function ask(tabId: number, frame: FrameDetails, message: FrameServe, timeoutMs:
 }
 
 /** Why a frame whose last navigation failed (the browser shows its error page there, where no script runs) is not read. */
-const DID_NOT_LOAD = 'it did not load (the browser shows its error page there)';
+const DID_NOT_LOAD = 'it did not load';
 
 /** Where a frame is below the asking one: indexes in `frames`, then, for one no `frames` list holds, its address. */
 type FramePlace = { path: number[]; src?: string | undefined };
