@@ -67,7 +67,6 @@ describe("docs/requirements.md#local-server's example workflows, in real Chromiu
       'open_tab',
       'focus_tab',
       'close_tab',
-      'handle_dialog',
       'star_repo',
       'watch_repo',
       'fork_repo',

@@ -1,4 +1,12 @@
-import { ErrorCode, ListenerSet, ProtocolError, type ServerRequest, type TabInfo, type Tool } from '@tabmcp/protocol';
+import {
+  type CallToolResult,
+  ErrorCode,
+  ListenerSet,
+  ProtocolError,
+  type ServerRequest,
+  type TabInfo,
+  type Tool,
+} from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent, LinkEvents } from '../src/core/browser-connection';
 
 /** An in-memory browser for the session core: tabs with tools, and calls that echo their arguments. */
@@ -47,7 +55,7 @@ export class FakeBrowser implements BrowserConnection {
     return { closed: true as const, tabId };
   }
 
-  async callTool(tabId: number, toolName: string, args: Record<string, unknown>) {
+  async callTool(tabId: number, toolName: string, args: Record<string, unknown>): Promise<CallToolResult> {
     this.calls.push({ tabId, toolName, args });
     return { content: [{ type: 'text', text: JSON.stringify({ tabId, toolName, args }) }] };
   }

@@ -161,7 +161,7 @@ class SessionModel {
     const core =
       this.tabs.size === 0
         ? ['list_tabs', 'open_tab']
-        : ['list_tabs', 'open_tab', 'focus_tab', ...(this.focused === null ? [] : ['close_tab', 'handle_dialog'])];
+        : ['list_tabs', 'open_tab', 'focus_tab', ...(this.focused === null ? [] : ['close_tab'])];
     const page = this.focused === null ? [] : (this.tabs.get(this.focused) ?? []);
     return [...core, ...page].sort();
   }

@@ -170,7 +170,7 @@ describe('core tool definitions', () => {
     await session.callTool('open_tab', { url: 'http://blog.test/', focus: false });
     assert.deepEqual(offered(), ['list_tabs', 'open_tab', 'focus_tab']);
     await session.callTool('open_tab', { url: 'http://blog.test/' });
-    assert.deepEqual(offered(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog']);
+    assert.deepEqual(offered(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab']);
   });
 });
 

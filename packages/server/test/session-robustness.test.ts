@@ -56,7 +56,7 @@ describe('BrowserSession robustness', () => {
     await changed;
     await settle();
     assert.equal(changes(), before + 1);
-    assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab', 'handle_dialog']);
+    assert.deepEqual(names(), ['list_tabs', 'open_tab', 'focus_tab', 'close_tab']);
   });
 
   it('fallback tools: every core tool always listed, page tools reachable by name', async () => {

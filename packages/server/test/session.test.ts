@@ -44,7 +44,6 @@ describe('BrowserSession state machine', () => {
       'open_tab',
       'focus_tab',
       'close_tab',
-      'handle_dialog',
       'add_to_cart',
       'page_list_tabs',
       'weird_name_',

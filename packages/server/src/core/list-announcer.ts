@@ -42,10 +42,24 @@ export class ListAnnouncer {
     this.#scheduled = true;
     queueMicrotask(() => {
       this.#scheduled = false;
-      const signature = JSON.stringify(this.#current());
-      if (signature === this.#announced) return;
-      this.#announced = signature;
-      this.#announce();
+      this.#announceIfChanged();
     });
+  }
+
+  /**
+   * Announces a change at once rather than at the end of the tick: the answer that made it is sent
+   * next, and a client that re-lists on the notification must have the new list when it reads the
+   * answer. Within a transition it waits for the transition's end, which also comes before the answer.
+   */
+  now(): void {
+    if (this.#held > 0) this.#pending = true;
+    else this.#announceIfChanged();
+  }
+
+  #announceIfChanged(): void {
+    const signature = JSON.stringify(this.#current());
+    if (signature === this.#announced) return;
+    this.#announced = signature;
+    this.#announce();
   }
 }

@@ -40,7 +40,7 @@ export async function callPageTool(
         onWaiting,
       ),
     );
-    return session.documents.answered(tabId, result);
+    return session.tabAnswered(tabId, result);
   } catch (error) {
     return errorResult(
       pageToolFailed(tool.name, tabId, errorMessage(error), hintFor(error, tool.name, session, tabId)),

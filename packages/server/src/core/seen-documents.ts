@@ -11,7 +11,7 @@ export class SeenDocuments {
 
   /** The agent read the tab's tools (tools/list, list_page_tools). */
   listed(tabId: number, tools: readonly Tool[]): void {
-    const id = tools.map(documentOf).find((found) => found !== undefined);
+    const id = documentOfTools(tools);
     if (id === undefined) this.#byTab.delete(tabId);
     else this.#byTab.set(tabId, id);
   }
@@ -39,4 +39,9 @@ export class SeenDocuments {
   forget(tabId: number): void {
     this.#byTab.delete(tabId);
   }
+}
+
+/** The document a tab's tools came from, when its content script wrote one. */
+export function documentOfTools(tools: readonly Tool[]): string | undefined {
+  return tools.map(documentOf).find((found) => found !== undefined);
 }

@@ -1,11 +1,18 @@
-import { type BrowserInfo, type CallToolResult, errorMessage, type Logger, type PageMethod } from '@tabmcp/protocol';
+import {
+  type BrowserInfo,
+  type CallToolResult,
+  documentOf,
+  errorMessage,
+  type Logger,
+  type PageMethod,
+} from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserEvent, BrowserLauncher } from './browser-connection';
 import { ListAnnouncer } from './list-announcer';
 import { callPageTool } from './page-call';
 import type { PageEvent } from './page-event';
 import { type ExposedPageTool, exposePageTools, originOf, presentPageTool } from './page-tool-names';
 import type { PersonAsker } from './person-asker';
-import { SeenDocuments } from './seen-documents';
+import { documentOfTools, SeenDocuments } from './seen-documents';
 import { type CoreTool, errorResult, type ListedTool, type Progress } from './tool-definition';
 import {
   ALREADY_CONNECTED,
@@ -22,6 +29,7 @@ import { connectBrowserTool, connectOrLaunchBrowserTool } from './tools/connecti
 import { dialogTool } from './tools/dialog';
 import { fallbackTools } from './tools/fallback';
 import { tabTools } from './tools/tabs';
+import { WaitingDialogs } from './waiting-dialogs';
 
 const MAX_REMEMBERED_CLOSED_TABS = 1_000;
 
@@ -74,6 +82,10 @@ export class BrowserSession {
   #focusedTabId: number | null = null;
   #pageTools: ExposedPageTool[] = [];
   readonly #documents = new SeenDocuments();
+  /** Tabs where an answer showed a dialog not answered yet: handle_dialog is listed while the focused tab has one. */
+  readonly #dialogs = new WaitingDialogs();
+  /** The `all` view lists handle_dialog whenever a tab is focused (keepDialogToolListed). */
+  #dialogToolAlwaysListed = false;
   readonly #announcer: ListAnnouncer;
   readonly #pendingEmpty = new Map<number, ReturnType<typeof setTimeout>>();
   /** Tabs the browser reported closed, so a late reply cannot bring one back (issue 27 D3); bounded. */
@@ -146,6 +158,15 @@ export class BrowserSession {
     this.#refreshPageTools();
   }
 
+  /**
+   * The `all` view: its page calls go by hub name to a tab the hub picks, so their answers cannot
+   * list handle_dialog for a tab; it stays listed while a tab is focused (docs/decisions.md, 354).
+   */
+  keepDialogToolListed(): void {
+    this.#dialogToolAlwaysListed = true;
+    this.#announcer.schedule();
+  }
+
   /** docs/requirements.md, "Tool Availability by State". The agent reads this list: its page's document is remembered. */
   listTools(): ListedTool[] {
     const tab = this.#focusedTab();
@@ -158,7 +179,7 @@ export class BrowserSession {
   }
 
   #currentTools(): ListedTool[] {
-    const names = this.#options.fallbackTools ? [...this.#coreTools.keys()] : this.#availableCoreNames();
+    const names = this.#options.fallbackTools ? [...this.#coreTools.keys()] : this.#listedCoreNames();
     const core = names.map((name) => this.#listCore(name));
     const tab = this.#focusedTab();
     if (!tab) return core;
@@ -227,6 +248,7 @@ export class BrowserSession {
         return session.#options.fallbackTools;
       },
       documents: this.#documents,
+      tabAnswered: (tabId, result, handleDialog = false) => this.#tabAnswered(tabId, result, handleDialog),
       focusedPageTools: () => this.listTools().filter((tool) => !this.#coreToolNames.has(tool.name)),
       attach: async () => {
         this.#wantConnected = true;
@@ -251,7 +273,24 @@ export class BrowserSession {
     };
   }
 
-  /** The core tools whose definitions say the state now offers them, in definition order. */
+  #tabAnswered(tabId: number, result: CallToolResult, handleDialog: boolean): CallToolResult {
+    const tab = this.#tabs.get(tabId);
+    // The dialog showed in the document that answered, else in the one whose tools the tab has.
+    const document = documentOf(result) ?? documentOfTools(tab?.tools ?? []);
+    const changed = tab !== undefined && this.#dialogs.answered(tabId, result, { handleDialog, document });
+    if (changed && tabId === this.#focusedTabId) this.#announcer.now();
+    return this.#documents.answered(tabId, result);
+  }
+
+  /** Listed now: the ones offered, less handle_dialog while no answer's dialog waits in the focused tab. */
+  #listedCoreNames(): string[] {
+    const dialogWaits = this.#dialogToolAlwaysListed || this.#dialogs.has(this.#focusedTabId);
+    return this.#availableCoreNames().filter(
+      (name) => dialogWaits || !this.#coreTools.get(name)?.listedWhileDialogWaits,
+    );
+  }
+
+  /** The core tools whose definitions say the state now offers them (callable, listed or not), in definition order. */
   #availableCoreNames(): string[] {
     const state = this.state;
     return [...this.#coreTools.values()].filter((tool) => tool.offeredIn.has(state)).map((tool) => tool.listed.name);
@@ -294,6 +333,7 @@ export class BrowserSession {
     this.#browser = browser;
     const previousFocus = this.#focusedTabId;
     this.#tabs.clear();
+    this.#dialogs.clear();
     for (const tab of tabs) this.#tabs.set(tab.id, toTabState(tab));
     this.#connected = true;
     // After a reconnect (worker restart) keep the agent's focus if its tab survived.
@@ -303,6 +343,7 @@ export class BrowserSession {
   #removeTab(tabId: number): void {
     this.#cancelPendingEmpty(tabId);
     this.#documents.forget(tabId);
+    this.#dialogs.forget(tabId);
     this.#tabs.delete(tabId);
     if (this.#focusedTabId === tabId) this.#setFocus(null);
     else this.#announcer.schedule();
@@ -352,7 +393,7 @@ export class BrowserSession {
           return;
         }
         this.#cancelPendingEmpty(event.tabId);
-        if (tab) tab.tools = event.tools;
+        if (tab) this.#setTools(tab, event.tools);
         const follow = event.type === 'tabFocused' && this.#options.followBrowserFocus && this.#closingTabs === 0;
         if (follow && tab) this.#setFocus(event.tabId);
         else if (event.tabId === this.#focusedTabId) this.#refreshPageTools();
@@ -384,11 +425,17 @@ export class BrowserSession {
       this.#pendingEmpty.delete(tabId);
       const tab = this.#tabs.get(tabId);
       if (!tab) return;
-      tab.tools = [];
+      this.#setTools(tab, []);
       if (tabId === this.#focusedTabId) this.#refreshPageTools();
     }, this.#options.navigationGraceMs);
     timer.unref?.();
     this.#pendingEmpty.set(tabId, timer);
+  }
+
+  /** A tab's tools from its page: none, or another document's, mean the page a dialog waited in is gone. */
+  #setTools(tab: TabState, tools: TabState['tools']): void {
+    tab.tools = tools;
+    this.#dialogs.toolsChanged(tab.id, tools);
   }
 
   #cancelPendingEmpty(tabId: number): void {
@@ -403,6 +450,7 @@ export class BrowserSession {
     if (!this.#connected) return;
     this.#connected = false;
     this.#tabs.clear();
+    this.#dialogs.clear();
     this.#pageTools = [];
     this.#announcer.schedule();
   }

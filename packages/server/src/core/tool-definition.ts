@@ -38,6 +38,8 @@ export interface CoreTool {
   readonly offeredIn: ReadonlySet<SessionState>;
   /** It moves the state machine: what changes while it runs is announced once, when it ends. */
   readonly transition: boolean;
+  /** Listed only while the focused tab has a dialog an answer showed (handle_dialog); callable in every state that offers it. */
+  readonly listedWhileDialogWaits: boolean;
   /** Checks the arguments against the zod schema, then runs the handler with them typed. */
   run(args: Record<string, unknown>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
 }
@@ -50,6 +52,8 @@ export function defineTool<Input extends z.ZodObject>(spec: {
   offeredIn: readonly SessionState[];
   /** Set for tools that move the state machine (connect, open, focus, close). */
   transition?: boolean;
+  /** Set for handle_dialog: it makes sense only while an answer showed a dialog (docs/decisions.md, 353). */
+  listedWhileDialogWaits?: boolean;
   /** Only what differs from MCP's defaults (readOnly false, destructive true, idempotent false, open world true). */
   annotations?: ToolAnnotations;
   handler(args: z.output<Input>, session: ToolSession, progress: Progress): Promise<CallToolResult>;
@@ -58,6 +62,7 @@ export function defineTool<Input extends z.ZodObject>(spec: {
   return {
     offeredIn: new Set(spec.offeredIn),
     transition: spec.transition ?? false,
+    listedWhileDialogWaits: spec.listedWhileDialogWaits ?? false,
     listed: {
       name,
       title,

@@ -1,4 +1,4 @@
-import type { BrowserInfo, TabInfo, Tool } from '@tabmcp/protocol';
+import type { BrowserInfo, CallToolResult, TabInfo, Tool } from '@tabmcp/protocol';
 import type { BrowserConnection, BrowserLauncher } from './browser-connection';
 import type { ExposedPageTool } from './page-tool-names';
 import type { SeenDocuments } from './seen-documents';
@@ -49,6 +49,12 @@ export interface ToolSession {
   readonly linkDroppedAt: number | undefined;
   /** Per tab, the document whose tools the agent last saw; page calls carry it. */
   readonly documents: SeenDocuments;
+  /**
+   * A tab's answer, as the agent gets it: the document it names is remembered, and a dialog it
+   * shows (or handle_dialog's answer showing none) changes whether handle_dialog is listed, the
+   * change published before this returns. `handleDialog`: the answer is handle_dialog's.
+   */
+  tabAnswered(tabId: number, result: CallToolResult, handleDialog?: boolean): CallToolResult;
   /** Names a page tool may not take. */
   readonly coreToolNames: ReadonlySet<string>;
   /** The fallback tools are listed: the client may not follow tools/list_changed (docs/mcp-eras.md). */

@@ -28,6 +28,8 @@ export interface SessionView extends McpView, PagePrimitives {
   readonly state: string;
   /** The core tool moves the state machine (its changes are announced once, when it ends). */
   isTransition?(name: string): boolean;
+  /** List handle_dialog whenever a tab is focused, not only while an answer's dialog waits. */
+  keepDialogToolListed?(): void;
 }
 
 /** The link as the `all` view uses it: the session's connection plus requests of its own. */
@@ -90,6 +92,9 @@ export class AllView implements McpView {
       () => this.ontoolschanged?.(),
     );
     session.ontoolschanged = () => this.#announcer.schedule();
+    // Page calls here go by hub name to a tab the hub picks: the session cannot tell which tab's
+    // dialog an answer showed, so handle_dialog stays listed (docs/decisions.md, 354).
+    session.keepDialogToolListed?.();
     if (link.isUp) void this.#refresh();
   }
 

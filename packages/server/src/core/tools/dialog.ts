@@ -12,6 +12,8 @@ export const dialogTool = defineTool({
   name: 'handle_dialog',
   title: 'Answer a dialog',
   offeredIn: ['TAB_FOCUSED'],
+  // Its 500-odd bytes ride on every model turn: listed only while an answer's dialog waits (issue 37).
+  listedWhileDialogWaits: true,
   description:
     'Answer a dialog (alert, confirm, prompt, "Leave site?") an answer showed: accept true is OK/Leave, false is Cancel/Stay; text answers a prompt; dialog: the id that answer gave (default: the last one in the tab); tabId default: the focused tab.',
   input: z
@@ -26,7 +28,7 @@ export const dialogTool = defineTool({
     const target = tabId ?? session.focusedTabId;
     if (target === null || !session.tabs.has(target)) return errorResult(noSuchTab(target ?? -1, session.tabs.keys()));
     // Accepting a confirm dialog may wait for the person: the agent hears so (person-wait.ts).
-    return sayingWhenWaiting(progress, (onWaiting) =>
+    const answer = await sayingWhenWaiting(progress, (onWaiting) =>
       session.connection.callTool(
         target,
         HANDLE_DIALOG_CALL,
@@ -36,5 +38,7 @@ export const dialogTool = defineTool({
         onWaiting,
       ),
     );
+    // Answered with no next dialog, handle_dialog leaves the list (docs/dom-tools.md, "Dialogs").
+    return session.tabAnswered(target, answer, true);
   },
 });
