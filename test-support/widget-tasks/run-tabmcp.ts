@@ -139,8 +139,12 @@ export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTas
       return derived ? script.call(derived.tool, derived.args) : undefined;
     },
     act: async (step, { target, to }) => {
-      if (step.act === 'dialog')
+      if (step.act === 'dialog') {
+        // handle_dialog came into the list with the dialog (tools/list_changed before the answer): read it again.
+        if (!(await script.listTools()).some((tool) => tool.name === 'handle_dialog'))
+          throw new Error('handle_dialog is not listed while the dialog waits');
         return script.call('handle_dialog', { accept: step.accept, ...(step.text ? { text: step.text } : {}) });
+      }
       const handle = target?.ref;
       switch (step.act) {
         case 'click':
