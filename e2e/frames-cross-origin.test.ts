@@ -36,6 +36,20 @@ describe('frames of another origin', () => {
       15_000,
       `the frame of ${origin} in the read`,
     );
+  /**
+   * The first frame of the browser that `matches`, once Playwright has attached to it: a frame of
+   * another site is a target of its own, which Playwright attaches a moment after tabmcp acted in it.
+   */
+  const frameWhere = (matches: (frameUrl: string, tabUrl: string) => boolean, what: string): Promise<Frame> =>
+    waitFor(
+      () =>
+        browser
+          .contexts()
+          .flatMap((context) => context.pages())
+          .flatMap((tab) => tab.frames().filter((frame) => matches(frame.url(), tab.url())))[0],
+      10_000,
+      what,
+    );
   const paymentFrame = async (origin: string): Promise<Frame> => {
     const page = await pageWithUrl(browser, '/widgets/frames/checkout.html');
     return waitFor(() => page.frames().find((frame) => frame.url().startsWith(origin)), 10_000, 'the payment frame');
@@ -200,13 +214,10 @@ describe('frames of another origin', () => {
     assert.ok(pay, page);
     const paid = await scene.agent.json<{ changes?: string }>('act', { handle: pay, action: 'click' });
     assert.match(paid.changes ?? '', /Paid with card ending/, JSON.stringify(paid));
-    const frame = browser
-      .contexts()
-      .flatMap((context) => context.pages())
-      .filter((tab) => tab.url().includes('&shadow'))
-      .flatMap((tab) => tab.frames())
-      .find((candidate) => candidate.url().startsWith(`${origin}/widgets/frames/card.html`));
-    assert.ok(frame, 'the payment frame');
+    const frame = await frameWhere(
+      (frameUrl, tabUrl) => tabUrl.includes('&shadow') && frameUrl.startsWith(`${origin}/widgets/frames/card.html`),
+      'the payment frame',
+    );
     assert.deepEqual(await frame.evaluate(() => (window as unknown as { payment: unknown }).payment), {
       paid: 1,
       trusted: true,
@@ -252,12 +263,10 @@ describe('frames of another origin', () => {
     const confirm = /\[button "Confirm with my bank" ([a-z]\d+\.[a-z]\d+\.[a-z]\d+)\]/.exec(page)?.[1];
     assert.ok(confirm, `a handle through both frames:\n${page}`);
     await scene.agent.json('act', { handle: confirm, action: 'click' });
-    const bank = browser
-      .contexts()
-      .flatMap((context) => context.pages())
-      .flatMap((tab) => tab.frames())
-      .find((frame) => frame.url().startsWith(`${bankOrigin}/widgets/frames/secure.html`));
-    assert.ok(bank, 'the bank frame');
+    const bank = await frameWhere(
+      (frameUrl) => frameUrl.startsWith(`${bankOrigin}/widgets/frames/secure.html`),
+      'the bank frame',
+    );
     assert.deepEqual(await bank.evaluate(() => (window as unknown as { bank: unknown }).bank), {
       confirmed: 1,
       trusted: true,
@@ -289,12 +298,7 @@ describe('frames of another origin', () => {
       });
       // The frame's own status line, as its script read it after the change.
       assert.match(String(uploaded.messages), /Received passport\.png \(18 bytes\)/, JSON.stringify(uploaded));
-      const frame = browser
-        .contexts()
-        .flatMap((context) => context.pages())
-        .flatMap((tab) => tab.frames())
-        .find((candidate) => candidate.url() === address);
-      assert.ok(frame, `the frame of ${origin}`);
+      const frame = await frameWhere((frameUrl) => frameUrl === address, `the frame of ${origin}`);
       assert.equal(
         await frame.evaluate(() => (document.getElementById('document') as HTMLInputElement).files?.[0]?.name),
         'passport.png',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TabInfo, Tool } from '@tabmcp/protocol';
 import { BrowserSession } from '../src/core/session';
+import { LinkEndpoint } from '../src/link/link-endpoint';
 import { FakeBrowser } from './fake-connection';
 
 const text = (result: { content: Array<{ type: string; text?: string }> }) =>
@@ -209,5 +210,62 @@ describe('events in the same read as the connected reply (issue 27 D26)', () => 
     await session.callTool('connect_browser', {});
     await turn();
     assert.equal(session.state, 'CONNECTED_NO_FOCUS', 'the tab the event reported is known');
+  });
+});
+
+describe('open_tab against the page changing its tools as the browser answers', () => {
+  const tool = (name: string) => ({ name, inputSchema: { type: 'object' as const } });
+  const page = [tool('fill_name'), tool('search')];
+  /** The page's list once its payment frame answered: the frame's tools joined it. */
+  const withFrame = [...page, tool('fill_card_number'), tool('click_pay')];
+
+  /**
+   * A browser whose reply to openTab carries the tools the page had as it answered, and whose next
+   * message, the page's newer list, is read in the same chunk of the socket: ws hands both over in one
+   * go, before the open_tab call resumes.
+   */
+  function raceBrowser(replyFirst: boolean) {
+    const endpoint = new LinkEndpoint();
+    const tab = { id: 7, title: 'Checkout', url: 'http://shop.test/checkout', active: true };
+    endpoint.attach((message) => {
+      setImmediate(() => {
+        if (message.type === 'connect')
+          endpoint.receive({
+            type: 'connected',
+            requestId: message.requestId,
+            browser: { name: 'Chromium', version: '156.0' },
+            tabs: [],
+          });
+        if (message.type !== 'openTab') return;
+        endpoint.receive({ type: 'tabCreated', tab });
+        const reply = {
+          type: 'response' as const,
+          requestId: message.requestId,
+          result: { tab: { ...tab, tools: page }, focused: true, toolsReady: true },
+        };
+        const newer = { type: 'toolsChanged' as const, tabId: tab.id, tools: withFrame };
+        for (const arrived of replyFirst ? [reply, newer] : [newer, reply]) endpoint.receive(arrived);
+      });
+    });
+    return new BrowserSession({ connection: endpoint, launcher: undefined, connectGraceMs: 10 });
+  }
+  const pageToolNames = (session: BrowserSession) =>
+    session
+      .listTools()
+      .map((listed) => listed.name)
+      .filter((name) => withFrame.some((candidate) => candidate.name === name));
+
+  it("a list heard after the reply is the newer one: the reply's older list does not undo it", async () => {
+    const session = raceBrowser(true);
+    await session.callTool('connect_browser', {});
+    await session.callTool('open_tab', { url: 'http://shop.test/checkout' });
+    assert.deepEqual(pageToolNames(session), ['fill_name', 'search', 'fill_card_number', 'click_pay']);
+  });
+
+  it('a list heard before the reply is older than it: the reply stands', async () => {
+    const session = raceBrowser(false);
+    await session.callTool('connect_browser', {});
+    await session.callTool('open_tab', { url: 'http://shop.test/checkout' });
+    assert.deepEqual(pageToolNames(session), ['fill_name', 'search']);
   });
 });

@@ -30,7 +30,10 @@ import type { PersonAsker } from '../core/person-asker';
 import { untilUp } from '../core/until-up';
 import { withId } from './extension-mux';
 
-type Reply = { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] } | { kind: 'value'; value: unknown };
+/** `heardAt`: the reply's place among the messages this endpoint received (see #toolsHeard). */
+type Reply =
+  | { kind: 'connected'; browser: BrowserInfo; tabs: TabInfo[] }
+  | { kind: 'value'; value: unknown; heardAt: number };
 
 /**
  * One agent's end of the browser link: turns the session's calls into link messages with request
@@ -45,6 +48,15 @@ export class LinkEndpoint implements BrowserConnection {
   readonly #log: Logger;
   #send: ((message: ServerToExtension) => void) | undefined;
   readonly #listeners = new ListenerSet<LinkEvents>();
+  /** Messages received so far: a reply's place among the events around it. */
+  #heard = 0;
+  /**
+   * Each tab's tools as the last event said them, and that event's place. A reply's tab list is the
+   * extension's when it answered; an event read after it, in the same chunk of the socket, reaches the
+   * session before the call's continuation does (ws emits a chunk's messages in one go): that list is the
+   * newer one, and the reply must not undo it (openTab).
+   */
+  readonly #toolsHeard = new Map<number, { tools: TabInfo['tools']; heardAt: number }>();
 
   readonly #requestTimeoutMs: number;
   /** The agent's `--input`, told to the extension with each connect. */
@@ -100,12 +112,14 @@ export class LinkEndpoint implements BrowserConnection {
   detach(reason: string): void {
     if (!this.#send) return;
     this.#send = undefined;
+    this.#toolsHeard.clear();
     this.#pending.rejectAll(() => new ProtocolError(ErrorCode.BrowserNotConnected, reason));
     this.#listeners.emit('down', reason);
   }
 
   /** A message from the extension meant for this endpoint (replies already carry this endpoint's ids). */
   receive(message: ExtensionToServer): void {
+    const heardAt = ++this.#heard;
     switch (message.type) {
       case 'ping':
       case 'hello':
@@ -119,7 +133,7 @@ export class LinkEndpoint implements BrowserConnection {
           const code = message.code ?? ErrorCode.InternalError;
           this.#fail(message.callId, new ProtocolError(code, message.error ?? 'no result'));
         } else {
-          this.#settle(message.callId, { kind: 'value', value: message.result });
+          this.#settle(message.callId, { kind: 'value', value: message.result, heardAt });
         }
         return;
       case 'waitingForPerson':
@@ -127,9 +141,12 @@ export class LinkEndpoint implements BrowserConnection {
         return;
       case 'response':
         if (message.error) this.#fail(message.requestId, new ProtocolError(message.error.code, message.error.message));
-        else this.#settle(message.requestId, { kind: 'value', value: message.result });
+        else this.#settle(message.requestId, { kind: 'value', value: message.result, heardAt });
         return;
       default:
+        if (message.type === 'tabClosed') this.#toolsHeard.delete(message.tabId);
+        else if (message.type === 'toolsChanged' || message.type === 'tabFocused')
+          this.#toolsHeard.set(message.tabId, { tools: message.tools, heardAt });
         this.#listeners.emit('event', message);
     }
   }
@@ -149,12 +166,16 @@ export class LinkEndpoint implements BrowserConnection {
 
   async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
     const timeout = PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000;
-    const raw = await this.#value(
+    const reply = await this.#request(
       { type: 'openTab', requestId: '', url, focus, waitForToolsMs },
       `openTab ${url}`,
       timeout,
     );
-    return checked(OpenTabResult, raw, 'openTab');
+    const opened = checked(OpenTabResult, reply.kind === 'value' ? reply.value : undefined, 'openTab');
+    // The page's tools changed after the extension answered, and the session heard it first: the newer list stands.
+    const later = this.#toolsHeard.get(opened.tab.id);
+    if (reply.kind !== 'value' || !later || later.heardAt < reply.heardAt) return opened;
+    return { ...opened, tab: { ...opened.tab, tools: later.tools } };
   }
 
   async focusTab(tabId: number) {

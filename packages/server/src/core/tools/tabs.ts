@@ -96,7 +96,8 @@ async function openTab(session: ToolSession, url: string, focus: boolean, progre
   }
   const existing = session.tabs.get(opened.tab.id);
   const tab = toTabState(opened.tab);
-  // Tool updates may have raced ahead of this reply; the newest non-empty list wins.
+  // Tool updates may have raced ahead of this reply (the connection hands the later list: link-endpoint.ts);
+  // an empty reply does not clear the tools the page already published.
   if (existing && existing.tools.length > 0 && tab.tools.length === 0) tab.tools = existing.tools;
   session.putTab(tab);
   if (focus) session.setFocus(tab.id);
