@@ -174,11 +174,7 @@ async function perform(
     case 'click':
       // Each input event waits for the renderer's next frame: a move already made is not made again.
       if (!request.pointerThere) await mouse('mouseMoved', request.at);
-      // A double-click is two presses in a row, the second with clickCount 2, as a person makes it.
-      for (let count = 1; count <= request.count; count++) {
-        await mouse('mousePressed', request.at, { button: 'left', buttons: 1, clickCount: count });
-        await mouse('mouseReleased', request.at, { button: 'left', buttons: 0, clickCount: count });
-      }
+      await Promise.all(pressAndRelease(request.count, (type, extra) => mouse(type, request.at, extra)));
       break;
     case 'type':
       await typeText(send, request.text);
@@ -222,4 +218,23 @@ async function upload(
   const objectId = found.result?.objectId;
   if (!objectId) throw new Error('the file input is gone from the page');
   await send('DOM.setFileInputFiles', { files, objectId });
+}
+
+/**
+ * A click's presses and releases (a double-click: two in a row, the second with clickCount 2, as a person
+ * makes it), sent together in one task rather than each after the last one's answer: an answer waits for
+ * the renderer's next frame, and the window may change size at that frame (Chrome's debugging bar, shown a
+ * moment after a call attaches the debugger), so a release sent after it lands past a control near the
+ * window's edge, and the control gets the press but no click. The renderer takes them in order.
+ */
+function pressAndRelease(
+  count: 1 | 2,
+  mouse: (type: string, extra: Record<string, unknown>) => Promise<unknown>,
+): Array<Promise<unknown>> {
+  const sent: Array<Promise<unknown>> = [];
+  for (let clickCount = 1; clickCount <= count; clickCount++) {
+    sent.push(mouse('mousePressed', { button: 'left', buttons: 1, clickCount }));
+    sent.push(mouse('mouseReleased', { button: 'left', buttons: 0, clickCount }));
+  }
+  return sent;
 }

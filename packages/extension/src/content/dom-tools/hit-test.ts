@@ -96,7 +96,8 @@ export function reachAt(element: Element, local: Point): true | Element | null {
   return true;
 }
 
-function landsOn(element: Element, hit: Element): boolean {
+/** Whether a pointer that hits `hit` reaches `element`: on it, inside it, on a label of it, or on the host of its shadow tree. */
+export function landsOn(element: Element, hit: Element): boolean {
   if (hit === element || composedContains(element, hit) || hostsAt(hit, element)) return true;
   // A label activates its control: a click on the drawn box of a styled checkbox lands on the label.
   const labels = (element as HTMLInputElement).labels;

@@ -6,6 +6,7 @@ import { describeElement } from './elements';
 import { type Point, reach, reachAt } from './hit-test';
 import { hiddenRoot } from './hover';
 import { doubleClick, hover, pageTurn } from './input';
+import { type Landing, watchPress } from './press-landing';
 import { isShown } from './text';
 import { currentInputMode, filtersAsTyped, frameCover, pointOf, sendTrusted } from './trusted';
 
@@ -51,14 +52,26 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
   if ((await currentInputMode()) !== 'synthetic') {
     const moved = await sendTrusted({ op: 'hover', at: aim.at });
     if (moved.done) {
-      // A control that restyles itself under the pointer (a sort button that grows its arrow) may move
-      // off the point: aimed once more at where it is now, as a person's hand follows it; nothing pressed yet.
-      if (reachAt(aim.on, aim.local) !== true && aim.on.isConnected) await reaim(aim);
-      assertStillReached(aim, 'as the pointer arrived; nothing was pressed');
-      const clicked = await sendTrusted({ op: 'click', at: aim.at, count, pointerThere: true });
-      if (!clicked.done)
+      await followTo(aim, 'as the pointer arrived; nothing was pressed');
+      let landing = await press(aim, count);
+      if (landing.on === 'outside the window') {
+        // The window changed size between the aim and the press (Chrome's debugging bar, shown as the call
+        // attached the debugger): the press went past the window's edge, to the page's root, and no control
+        // got it. The control is aimed at where it is now and pressed there, once more at most.
+        await followTo(aim, 'after the window changed size; nothing was pressed');
+        landing = await press(aim, count);
+      }
+      if (landing.on === 'outside the window')
+        throw new Error(`the window changed size as ${describeElement(aim.target)} was pressed: no control got it`);
+      if (landing.on === 'elsewhere' && !reRendered(aim, landing.what))
         throw new Error(
-          `the click could not be completed (${clicked.reason}); it may have reached the page, so it was not made again`,
+          `${describeElement(landing.what)} was where ${describeElement(aim.target)} had been as the press landed (the page moved): it got the click`,
+        );
+      // Pressed and released together (background/debugger/trusted-input.ts), so this is rare; it got the press,
+      // which may be what it acts on, so it is not pressed again.
+      if (landing.on === 'released past the edge')
+        throw new Error(
+          `the window changed size between the press and the release: ${describeElement(aim.target)} got the press, and the release landed past the window's edge, so no click; it was not pressed again`,
         );
       return;
     }
@@ -70,13 +83,46 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
   else await clickInTurns(aim.target);
 }
 
-/** Aims again at the control where it now is and moves the pointer there; the caller tests the point again. */
+/**
+ * With the pointer at the aimed point: the control is still there, or aimed at where it is now, as a
+ * person's hand follows it (a sort button that grows its arrow under the pointer; a control the
+ * window's change of size left past its edge, scrolled back into view). Throws when nothing reaches it.
+ */
+async function followTo(aim: Aim & { reached: true }, outcome: string): Promise<void> {
+  if (reachAt(aim.on, aim.local) !== true && aim.on.isConnected) await reaim(aim);
+  assertStillReached(aim, outcome);
+}
+
+/** The press at the aimed point (the pointer is there), and where it landed (press-landing.ts). */
+async function press(aim: Aim & { reached: true }, count: 1 | 2): Promise<Landing> {
+  const watch = watchPress(aim.on);
+  try {
+    const clicked = await sendTrusted({ op: 'click', at: aim.at, count, pointerThere: true });
+    if (!clicked.done)
+      throw new Error(
+        `the click could not be completed (${clicked.reason}); it may have reached the page, so it was not made again`,
+      );
+    return watch.landing();
+  } finally {
+    watch.stop();
+  }
+}
+
+/** Aims again at the control where it now is (scrolled into view if it left it) and moves the pointer there. */
 async function reaim(aim: Aim & { reached: true }): Promise<void> {
-  const again = reach(aim.on, false);
+  const again = reach(aim.on);
   if (!again.reached) return;
   aim.at = again.at;
   aim.local = again.local;
   sentOnce(await sendTrusted({ op: 'hover', at: aim.at }), 'moving the pointer');
+}
+
+/** The control re-rendered where it was (a new node that reads the same) took the press: it is the control. */
+function reRendered(aim: Aim & { reached: true }, hit: Element): boolean {
+  if (aim.on.isConnected) return false;
+  for (let node: Element | null = hit; node; node = composedParent(node))
+    if (describeElement(node) === aim.called) return true;
+  return false;
 }
 
 /** A hover (`:hover` needs the browser's pointer); page events where it cannot be sent. */
