@@ -430,8 +430,8 @@ export class ProxyBrowserConnection implements BrowserConnection {
         });
         if (this.#epoch !== epoch) return;
         // A call wrote a word heard after this answer: the answer may be older, and applying it would
-        // undo the call's (a tab just opened taken away). Ask again at once: the version stays, so the
-        // browser, whose tabs changed since it, answers at once with tabs at least as new as the call's.
+        // undo the call's (a tab just opened taken away). Ask again at once with the version kept: the
+        // browser's tabs moved past it, so it answers at once with tabs at least as new as the call's.
         if (await this.#supersededByCall(heard.heardAt)) continue;
         version = answer.value.version;
         const events = diffTabs(this.#known, tabs);

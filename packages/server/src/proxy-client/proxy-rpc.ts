@@ -15,9 +15,9 @@ const OPEN_TIMEOUT_MS = 10_000;
 const PING_EVERY_MS = 15_000;
 
 /**
- * An answer and its place among the frames this socket received. Frames arrive in the order the
- * browser sent them, but the code that awaits two answers read in one chunk may resume in the other
- * order: the place tells which answer is the newer (proxy-browser-connection.ts).
+ * An answer and its place among the frames received. Frames arrive in the order the proxy relays the
+ * browser's answers, but the code awaiting two of them may resume in the other order (another await in
+ * between, or both read in one chunk): the place tells which is the newer (proxy-browser-connection.ts).
  */
 export interface HeardAnswer {
   value: unknown;
