@@ -62,8 +62,9 @@ const POLL_RETRY_MS = 1_000;
  */
 const MIN_POLL_GAP_MS = 50;
 
-/** Where a tab's tools come from when getTabs left them out. */
-type ToolFetcher = (tabId: number) => Promise<NonNullable<TabInfo['tools']>>;
+type Tools = NonNullable<TabInfo['tools']>;
+/** Where a tab's tools come from when getTabs left them out, with the answer's place (ProxyRpc's heardAt). */
+type ToolFetcher = (tabId: number) => Promise<{ tools: Tools; heardAt: number }>;
 
 /**
  * The session's browser connection through a docs/requirements.md#remote-proxy relay: mcp_handshake,
@@ -79,7 +80,18 @@ export class ProxyBrowserConnection implements BrowserConnection {
   #rpc: ProxyRpc | undefined;
   #up = false;
   #epoch = 0;
+  /** The tabs as the session was last told them, by the poll's events or a call's answer. */
   #known = new Map<number, TabInfo>();
+  /**
+   * Where #known's words were heard (ProxyRpc's places): the newest answer the last applied poll took
+   * in, and the newest one a call (connect, open_tab, close_tab) wrote. The poll and a call each
+   * resume after their own awaits, so the one heard first may be applied last; the places keep the
+   * older word from undoing the newer (docs/remote.md, "Who has the newer list").
+   */
+  #pollHeardAt = 0;
+  #callHeardAt = 0;
+  /** connect() in flight: the session holds the poll's events meanwhile and would apply them over connect's tabs. */
+  #connecting: Promise<unknown> | undefined;
   /** This client's connection at the proxy: the browser sees our request ids as `<connectionId>:<id>`. */
   #connectionId: string | undefined;
   /** Who hears that a call waits for the person, by the id the browser sees (WAITING_FOR_PERSON_NOTIFICATION). */
@@ -137,41 +149,74 @@ export class ProxyBrowserConnection implements BrowserConnection {
     return untilUp(this, timeoutMs);
   }
 
-  async connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
-    const answer = await this.#call('getTabs', { waitMs: 0 });
-    const browser = answer.browser;
-    const tabs = await this.#withTools(
-      answer.tabs,
-      async (tabId) => (await this.#call('listPageTools', { tabId })).tools,
-    );
+  connect(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
+    const connecting = this.#connectNow();
+    this.#connecting = connecting;
+    const settled = () => {
+      if (this.#connecting === connecting) this.#connecting = undefined;
+    };
+    connecting.then(settled, settled);
+    return connecting;
+  }
+
+  async #connectNow(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
+    const answer = await this.#callHeard('getTabs', { waitMs: 0 });
+    const { tabs, heardAt } = await this.#withTools(answer.value.tabs, answer.heardAt, this.#toolsOf);
     this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
-    return { browser, tabs };
+    this.#callHeardAt = Math.max(this.#callHeardAt, heardAt);
+    return { browser: answer.value.browser, tabs };
   }
 
   async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
-    const opened = await this.#call(
+    const opened = await this.#callHeard(
       'createTab',
       { url, active: focus, waitForToolsMs },
       PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000,
     );
-    const tab = await this.#withToolsOf(opened.tab, (id) => this.#toolsOf(id));
+    const { tab, heardAt } = await this.#tabWithTools(opened);
+    const toolsReady = opened.value.toolsReady;
+    const polled = this.#polledAfter(tab.id, heardAt);
+    if (polled) return { tab: polled, focused: focus, toolsReady };
     this.#known.set(tab.id, tab);
-    return { tab, focused: focus, toolsReady: opened.toolsReady };
+    this.#callHeardAt = Math.max(this.#callHeardAt, heardAt);
+    return { tab, focused: focus, toolsReady };
   }
 
   async focusTab(tabId: number): Promise<{ tab: TabInfo }> {
-    const activated = await this.#call('activateTab', { tabId });
-    return { tab: await this.#withToolsOf(activated.tab, (id) => this.#toolsOf(id)) };
+    const { tab, heardAt } = await this.#tabWithTools(await this.#callHeard('activateTab', { tabId }));
+    return { tab: this.#polledAfter(tab.id, heardAt) ?? tab };
   }
 
-  async #toolsOf(tabId: number): Promise<NonNullable<TabInfo['tools']>> {
-    return (await this.#call('listPageTools', { tabId })).tools;
+  /** A call's tab with its tools (fetched when the answer left them out), and the place of the newest answer used. */
+  async #tabWithTools(answer: { value: { tab: RemoteTabInfo }; heardAt: number }) {
+    let heardAt = answer.heardAt;
+    const tab = await this.#withToolsOf(answer.value.tab, async (tabId) => {
+      const fetched = await this.#toolsOf(tabId);
+      heardAt = fetched.heardAt;
+      return fetched;
+    });
+    return { tab, heardAt };
   }
+
+  /**
+   * The tab as the poll last said it, if the poll applied an answer heard after a call's (`heardAt`):
+   * that word is the newer, and the session already has it. None if the poll no longer lists the tab:
+   * it closed since, the session heard so, and the call's tab stands for the caller to find closed.
+   */
+  #polledAfter(tabId: number, heardAt: number): TabInfo | undefined {
+    return this.#pollHeardAt > heardAt ? this.#known.get(tabId) : undefined;
+  }
+
+  #toolsOf: ToolFetcher = async (tabId) => {
+    const listed = await this.#callHeard('listPageTools', { tabId });
+    return { tools: listed.value.tools, heardAt: listed.heardAt };
+  };
 
   async closeTab(tabId: number): Promise<{ closed: true; tabId: number }> {
-    const closed = await this.#call('closeTab', { tabId });
+    const closed = await this.#callHeard('closeTab', { tabId });
     this.#known.delete(tabId);
-    return closed;
+    this.#callHeardAt = Math.max(this.#callHeardAt, closed.heardAt);
+    return closed.value;
   }
 
   async callTool(
@@ -201,6 +246,16 @@ export class ProxyBrowserConnection implements BrowserConnection {
     timeoutMs = this.#options.requestTimeoutMs,
     onWaiting?: (wait: PersonWait) => void,
   ): Promise<RemoteResult<M>> {
+    return (await this.#callHeard(method, params, timeoutMs, onWaiting)).value;
+  }
+
+  /** #call, with the answer's place among the frames received. */
+  async #callHeard<M extends RemoteMethodName>(
+    method: M,
+    params: RemoteParams<M>,
+    timeoutMs = this.#options.requestTimeoutMs,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<{ value: RemoteResult<M>; heardAt: number }> {
     const rpc = this.#rpc;
     if (!this.#up || !rpc) {
       throw new ProtocolError(
@@ -208,7 +263,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
         `The remote browser is not connected through the proxy ${this.#options.proxyUrl}: ${this.#problem}`,
       );
     }
-    let raw: unknown;
+    let answer: { value: unknown; heardAt: number };
     try {
       let seenAs: string | undefined;
       const heard = onWaiting
@@ -217,15 +272,15 @@ export class ProxyBrowserConnection implements BrowserConnection {
             this.#waitListeners.set(seenAs, onWaiting);
           }
         : undefined;
-      raw = await rpc
-        .request(method, params as Record<string, unknown>, timeoutMs, heard)
+      answer = await rpc
+        .requestHeard(method, params as Record<string, unknown>, timeoutMs, heard)
         .finally(() => seenAs && this.#waitListeners.delete(seenAs));
     } catch (error) {
       throw explain(error, method, this.#options.proxyUrl);
     }
-    const parsed = validate(RemoteMethods[method].result, raw, `${method} answer from the browser`);
+    const parsed = validate(RemoteMethods[method].result, answer.value, `${method} answer from the browser`);
     if (!parsed.ok) throw parsed.error;
-    return parsed.value as RemoteResult<M>;
+    return { value: parsed.value as RemoteResult<M>, heardAt: answer.heardAt };
   }
 
   async #run(): Promise<void> {
@@ -363,26 +418,25 @@ export class ProxyBrowserConnection implements BrowserConnection {
       const started = Date.now();
       try {
         const params = version === undefined ? { waitMs: 0 } : { sinceVersion: version, waitMs: wait };
-        const answer = validate(
-          RemoteMethods.getTabs.result,
-          await rpc.request('getTabs', params, wait + 15_000),
-          'getTabs answer',
-        );
+        const heard = await rpc.requestHeard('getTabs', params, wait + 15_000);
+        const answer = validate(RemoteMethods.getTabs.result, heard.value, 'getTabs answer');
         if (this.#epoch !== epoch) return;
         if (!answer.ok) throw answer.error;
-        version = answer.value.version;
-        const tabs = await this.#withTools(answer.value.tabs, async (tabId) => {
-          const listed = validate(
-            RemoteMethods.listPageTools.result,
-            await rpc.request('listPageTools', { tabId }, this.#options.requestTimeoutMs),
-            'listPageTools answer',
-          );
+        const { tabs, heardAt } = await this.#withTools(answer.value.tabs, heard.heardAt, async (tabId) => {
+          const fetched = await rpc.requestHeard('listPageTools', { tabId }, this.#options.requestTimeoutMs);
+          const listed = validate(RemoteMethods.listPageTools.result, fetched.value, 'listPageTools answer');
           if (!listed.ok) throw listed.error;
-          return listed.value.tools;
+          return { tools: listed.value.tools, heardAt: fetched.heardAt };
         });
         if (this.#epoch !== epoch) return;
+        // A call wrote a word heard after this answer: the answer may be older, and applying it would
+        // undo the call's (a tab just opened taken away). Ask again at once with the version kept: the
+        // browser's tabs moved past it, so it answers at once with tabs at least as new as the call's.
+        if (await this.#supersededByCall(heard.heardAt)) continue;
+        version = answer.value.version;
         const events = diffTabs(this.#known, tabs);
         this.#known = new Map(tabs.map((tab) => [tab.id, tab]));
+        this.#pollHeardAt = heardAt;
         for (const event of events) this.#listeners.emit('event', event);
         const gap = started + MIN_POLL_GAP_MS - Date.now();
         if (gap > 0) await this.#sleep(gap);
@@ -394,19 +448,37 @@ export class ProxyBrowserConnection implements BrowserConnection {
     }
   }
 
+  /** Whether a call wrote #known from an answer heard after the poll's `heardAt`, once a connect in flight is over. */
+  async #supersededByCall(heardAt: number): Promise<boolean> {
+    await this.#connecting?.catch(() => {});
+    return this.#callHeardAt > heardAt;
+  }
+
   /**
    * Tabs whose tools getTabs left out (too big to ride along) get them from listPageTools, one tab per
    * frame. A tab whose tools alone exceed the proxy's frame limit is listed with none, and the log says why.
+   * `heardAt`: the place of the answer that listed the tabs; the result's is that of the newest answer used.
    */
-  async #withTools(tabs: readonly RemoteTabInfo[], fetchTools: ToolFetcher): Promise<TabInfo[]> {
-    return Promise.all(tabs.map((tab) => this.#withToolsOf(tab, fetchTools)));
+  async #withTools(
+    tabs: readonly RemoteTabInfo[],
+    heardAt: number,
+    fetchTools: ToolFetcher,
+  ): Promise<{ tabs: TabInfo[]; heardAt: number }> {
+    let newest = heardAt;
+    const fetchNoting: ToolFetcher = async (tabId) => {
+      const fetched = await fetchTools(tabId);
+      newest = Math.max(newest, fetched.heardAt);
+      return fetched;
+    };
+    const withTools = await Promise.all(tabs.map((tab) => this.#withToolsOf(tab, fetchNoting)));
+    return { tabs: withTools, heardAt: newest };
   }
 
   async #withToolsOf(remote: RemoteTabInfo, fetchTools: ToolFetcher): Promise<TabInfo> {
     const { toolsOmitted, toolCount, ...tab } = remote;
     if (!toolsOmitted) return tab;
     try {
-      return { ...tab, tools: await fetchTools(tab.id) };
+      return { ...tab, tools: (await fetchTools(tab.id)).tools };
     } catch (error) {
       this.#log('proxy.tools-unavailable', { tabId: tab.id, toolCount, error: errorMessage(error) });
       return { ...tab, tools: [] };

@@ -15,15 +15,27 @@ const OPEN_TIMEOUT_MS = 10_000;
 const PING_EVERY_MS = 15_000;
 
 /**
+ * An answer and its place among the frames received. Frames arrive in the order the proxy relays the
+ * browser's answers, but the code awaiting two of them may resume in the other order (another await in
+ * between, or both read in one chunk): the place tells which is the newer (proxy-browser-connection.ts).
+ */
+export interface HeardAnswer {
+  value: unknown;
+  heardAt: number;
+}
+
+/**
  * JSON-RPC 2.0 over one WebSocket to the proxy's /mcp endpoint: numbered requests, each answered
  * once or rejected (its own timeout, the socket closing, or `failAll`), and notifications.
  */
 export class ProxyRpc {
   readonly #socket: WebSocket;
-  readonly #pending = new PendingRequests<unknown>();
+  readonly #pending = new PendingRequests<HeardAnswer>();
   readonly #closed: Promise<string>;
   readonly #ping: ReturnType<typeof setInterval>;
   #nextId = 0;
+  /** Frames received so far by every socket of this process: places stay comparable across a reconnect. */
+  static #heard = 0;
   #alive = true;
   #closeReason: string | undefined;
   onnotification: ((method: string, params: unknown) => void) | undefined;
@@ -104,13 +116,17 @@ export class ProxyRpc {
     return this.#closed;
   }
 
+  request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<unknown> {
+    return this.requestHeard(method, params, timeoutMs).then((answer) => answer.value);
+  }
+
   /** `onId`: hears the request's id as it goes (a mid-call notification names the call by it). */
-  request(
+  requestHeard(
     method: string,
     params: Record<string, unknown>,
     timeoutMs: number,
     onId?: (id: string) => void,
-  ): Promise<unknown> {
+  ): Promise<HeardAnswer> {
     if (!this.isOpen) {
       return Promise.reject(
         new ProtocolError(
@@ -140,6 +156,7 @@ export class ProxyRpc {
 
   #onFrame(data: RawData, isBinary: boolean, log: Logger): void {
     this.#alive = true;
+    const heardAt = ++ProxyRpc.#heard;
     const raw = isBinary ? undefined : Array.isArray(data) ? Buffer.concat(data).toString() : data.toString();
     const parsed = raw === undefined ? undefined : parseMessage(JsonRpcMessage, raw, 'proxy message');
     if (!parsed?.ok) {
@@ -165,7 +182,7 @@ export class ProxyRpc {
     const settled =
       'error' in message
         ? this.#pending.reject(id, new ProtocolError(codeOf(message.error), message.error.message))
-        : this.#pending.resolve(id, message.result);
+        : this.#pending.resolve(id, { value: message.result, heardAt });
     if (!settled) log('proxy.late-reply', { id });
   }
 }
