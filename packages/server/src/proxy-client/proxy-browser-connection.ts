@@ -86,7 +86,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
    * Where #known's words were heard (ProxyRpc's places): the newest answer the last applied poll took
    * in, and the newest one a call (connect, open_tab, close_tab) wrote. The poll and a call each
    * resume after their own awaits, so the one heard first may be applied last; the places keep the
-   * older word from undoing the newer (docs/remote.md, "Who has the newer list").
+   * older word from undoing the newer (docs/remote.md, "What crosses the proxy"; decisions 361–362).
    */
   #pollHeardAt = 0;
   #callHeardAt = 0;
