@@ -1,5 +1,7 @@
 import {
+  ErrorCode,
   type PersonWait,
+  ProtocolError,
   type RemoteMethodName,
   RemoteMethods,
   type RemoteParams,
@@ -11,6 +13,9 @@ import {
 import { explainProxyFailure } from './proxy-errors';
 import type { ProxyRpc } from './proxy-rpc';
 
+/** The browser this client is connected to now, or why none is. */
+export type ForwardingLink = { rpc: ProxyRpc; connectionId: string | undefined } | { problem: string };
+
 /**
  * The session's requests as methods forwarded to the browser, each answer checked against its result
  * schema and returned with its place among the frames received (ProxyRpc's heardAt). A call may wait
@@ -21,7 +26,11 @@ export class ForwardedCalls {
   /** Who hears that a call waits for the person, by the id the browser sees. */
   readonly #waitListeners = new Map<string, (wait: PersonWait) => void>();
 
-  constructor(private readonly proxyUrl: string) {}
+  constructor(
+    private readonly proxyUrl: string,
+    private readonly requestTimeoutMs: number,
+    private readonly link: () => ForwardingLink,
+  ) {}
 
   /** The browser's word that a call waits for the person: told to that call's listener, if any. */
   heardWaiting(params: unknown): void {
@@ -29,19 +38,36 @@ export class ForwardedCalls {
     if (parsed.ok) this.#waitListeners.get(parsed.value.requestId)?.(parsed.value.wait);
   }
 
-  /** `connectionId`: this client's connection at the proxy; the browser sees our request ids as `<connectionId>:<id>`. */
-  async request<M extends RemoteMethodName>(
-    link: { rpc: ProxyRpc; connectionId: string | undefined },
+  /** Any forwarded method, checked against its result schema (also used for the remote-only methods). */
+  async value<M extends RemoteMethodName>(
     method: M,
     params: RemoteParams<M>,
-    timeoutMs: number,
+    timeoutMs = this.requestTimeoutMs,
+    onWaiting?: (wait: PersonWait) => void,
+  ): Promise<RemoteResult<M>> {
+    return (await this.heard(method, params, timeoutMs, onWaiting)).value;
+  }
+
+  /** value(), with the answer's place among the frames received. */
+  async heard<M extends RemoteMethodName>(
+    method: M,
+    params: RemoteParams<M>,
+    timeoutMs = this.requestTimeoutMs,
     onWaiting?: (wait: PersonWait) => void,
   ): Promise<{ value: RemoteResult<M>; heardAt: number }> {
+    const link = this.link();
+    if ('problem' in link) {
+      throw new ProtocolError(
+        ErrorCode.BrowserNotConnected,
+        `The remote browser is not connected through the proxy ${this.proxyUrl}: ${link.problem}`,
+      );
+    }
     let answer: { value: unknown; heardAt: number };
     try {
       let seenAs: string | undefined;
       const heard = onWaiting
         ? (id: string) => {
+            // The browser sees our request ids as `<connectionId>:<id>` (connectionId: ours at the proxy).
             seenAs = `${link.connectionId}:${id}`;
             this.#waitListeners.set(seenAs, onWaiting);
           }

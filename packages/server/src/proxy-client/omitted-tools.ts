@@ -25,8 +25,24 @@ export async function withTools(
   return { tabs: listed, heardAt: newest };
 }
 
+/** A call's tab with its tools (fetched when the answer left them out), and the place of the newest answer used. */
+export async function tabWithTools(
+  answer: { value: { tab: RemoteTabInfo }; heardAt: number },
+  fetchTools: ToolFetcher,
+  log: Logger,
+): Promise<{ tab: TabInfo; heardAt: number }> {
+  let heardAt = answer.heardAt;
+  const fetchNoting: ToolFetcher = async (tabId) => {
+    const fetched = await fetchTools(tabId);
+    heardAt = fetched.heardAt;
+    return fetched;
+  };
+  const tab = await withToolsOf(answer.value.tab, fetchNoting, log);
+  return { tab, heardAt };
+}
+
 /** One tab of withTools. */
-export async function withToolsOf(remote: RemoteTabInfo, fetchTools: ToolFetcher, log: Logger): Promise<TabInfo> {
+async function withToolsOf(remote: RemoteTabInfo, fetchTools: ToolFetcher, log: Logger): Promise<TabInfo> {
   const { toolsOmitted, toolCount, ...tab } = remote;
   if (!toolsOmitted) return tab;
   try {

@@ -11,12 +11,7 @@ import {
   PERSON_WAIT_MS,
   type PersonWait,
   ProtocolError,
-  ProxyConnectResult,
   ProxyDisconnectedParams,
-  type RemoteMethodName,
-  type RemoteParams,
-  type RemoteResult,
-  type RemoteTabInfo,
   type TabInfo,
   validate,
   WAITING_FOR_PERSON_NOTIFICATION,
@@ -27,8 +22,8 @@ import { untilUp } from '../core/until-up';
 import { ForwardedCalls } from './forwarded-calls';
 import { withJitter } from './jitter';
 import { KnownTabs } from './known-tabs';
-import { type ToolFetcher, withTools, withToolsOf } from './omitted-tools';
-import { authenticate, chooseListedBrowser } from './proxy-control';
+import { type ToolFetcher, tabWithTools, withTools } from './omitted-tools';
+import { authenticate, chooseListedBrowser, connectToBrowser } from './proxy-control';
 import { TOKEN_REFUSED_NEXT_STEP } from './proxy-errors';
 import {
   currentToken,
@@ -59,6 +54,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   readonly #known = new KnownTabs();
   /** This client's connection at the proxy: the browser sees our request ids as `<connectionId>:<id>`. */
   #connectionId: string | undefined;
+  /** The session's requests to the browser, refused with #problem while none is connected. */
   readonly #forwarded: ForwardedCalls;
   #problem = 'tabmcp is still connecting to the proxy';
   #stopped = false;
@@ -70,7 +66,9 @@ export class ProxyBrowserConnection implements BrowserConnection {
   constructor(options: ProxyConnectionOptions) {
     this.#options = resolveProxyOptions(options);
     this.#log = this.#options.log;
-    this.#forwarded = new ForwardedCalls(this.#options.proxyUrl);
+    this.#forwarded = new ForwardedCalls(this.#options.proxyUrl, this.#options.requestTimeoutMs, () =>
+      this.#up && this.#rpc ? { rpc: this.#rpc, connectionId: this.#connectionId } : { problem: this.#problem },
+    );
   }
 
   get isUp(): boolean {
@@ -112,19 +110,19 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   async #connectNow(): Promise<{ browser: BrowserInfo; tabs: TabInfo[] }> {
-    const answer = await this.#callHeard('getTabs', { waitMs: 0 });
+    const answer = await this.#forwarded.heard('getTabs', { waitMs: 0 });
     const { tabs, heardAt } = await withTools(answer.value.tabs, answer.heardAt, this.#toolsOf, this.#log);
     this.#known.callListedAll(tabs, heardAt);
     return { browser: answer.value.browser, tabs };
   }
 
   async openTab(url: string, focus: boolean, waitForToolsMs: number): Promise<OpenTabResult> {
-    const opened = await this.#callHeard(
+    const opened = await this.#forwarded.heard(
       'createTab',
       { url, active: focus, waitForToolsMs },
       PAGE_LOAD_BUDGET_MS + waitForToolsMs + 5_000,
     );
-    const { tab, heardAt } = await this.#tabWithTools(opened);
+    const { tab, heardAt } = await tabWithTools(opened, this.#toolsOf, this.#log);
     const toolsReady = opened.value.toolsReady;
     const polled = this.#known.polledAfter(tab.id, heardAt);
     if (polled) return { tab: polled, focused: focus, toolsReady };
@@ -133,29 +131,21 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   async focusTab(tabId: number): Promise<{ tab: TabInfo }> {
-    const { tab, heardAt } = await this.#tabWithTools(await this.#callHeard('activateTab', { tabId }));
+    const { tab, heardAt } = await tabWithTools(
+      await this.#forwarded.heard('activateTab', { tabId }),
+      this.#toolsOf,
+      this.#log,
+    );
     return { tab: this.#known.polledAfter(tab.id, heardAt) ?? tab };
   }
 
-  /** A call's tab with its tools (fetched when the answer left them out), and the place of the newest answer used. */
-  async #tabWithTools(answer: { value: { tab: RemoteTabInfo }; heardAt: number }) {
-    let heardAt = answer.heardAt;
-    const fetchNoting: ToolFetcher = async (tabId) => {
-      const fetched = await this.#toolsOf(tabId);
-      heardAt = fetched.heardAt;
-      return fetched;
-    };
-    const tab = await withToolsOf(answer.value.tab, fetchNoting, this.#log);
-    return { tab, heardAt };
-  }
-
   #toolsOf: ToolFetcher = async (tabId) => {
-    const listed = await this.#callHeard('listPageTools', { tabId });
+    const listed = await this.#forwarded.heard('listPageTools', { tabId });
     return { tools: listed.value.tools, heardAt: listed.heardAt };
   };
 
   async closeTab(tabId: number): Promise<{ closed: true; tabId: number }> {
-    const closed = await this.#callHeard('closeTab', { tabId });
+    const closed = await this.#forwarded.heard('closeTab', { tabId });
     this.#known.callRemoved(tabId, closed.heardAt);
     return closed.value;
   }
@@ -168,7 +158,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
     onWaiting?: (wait: PersonWait) => void,
   ): Promise<CallToolResult> {
     // The browser may first wait for the person to confirm the call (PERSON_WAIT_MS), saying so meanwhile.
-    return this.#call(
+    return this.#forwarded.value(
       'callPageTool',
       { tabId, name: toolName, arguments: args, timeoutMs },
       timeoutMs + 5_000 + PERSON_WAIT_MS,
@@ -177,34 +167,7 @@ export class ProxyBrowserConnection implements BrowserConnection {
   }
 
   async pageRequest(tabId: number, method: PageMethod, params?: Record<string, unknown>): Promise<unknown> {
-    return this.#call('pageRequest', { tabId, method, ...(params ? { params } : {}) });
-  }
-
-  /** Any forwarded method, checked against its result schema (also used for the remote-only methods). */
-  async #call<M extends RemoteMethodName>(
-    method: M,
-    params: RemoteParams<M>,
-    timeoutMs = this.#options.requestTimeoutMs,
-    onWaiting?: (wait: PersonWait) => void,
-  ): Promise<RemoteResult<M>> {
-    return (await this.#callHeard(method, params, timeoutMs, onWaiting)).value;
-  }
-
-  /** #call, with the answer's place among the frames received. */
-  async #callHeard<M extends RemoteMethodName>(
-    method: M,
-    params: RemoteParams<M>,
-    timeoutMs = this.#options.requestTimeoutMs,
-    onWaiting?: (wait: PersonWait) => void,
-  ): Promise<{ value: RemoteResult<M>; heardAt: number }> {
-    const rpc = this.#rpc;
-    if (!this.#up || !rpc) {
-      throw new ProtocolError(
-        ErrorCode.BrowserNotConnected,
-        `The remote browser is not connected through the proxy ${this.#options.proxyUrl}: ${this.#problem}`,
-      );
-    }
-    return this.#forwarded.request({ rpc, connectionId: this.#connectionId }, method, params, timeoutMs, onWaiting);
+    return this.#forwarded.value('pageRequest', { tabId, method, ...(params ? { params } : {}) });
   }
 
   async #run(): Promise<void> {
@@ -255,25 +218,18 @@ export class ProxyBrowserConnection implements BrowserConnection {
       this.#problem = choice.problem;
       return false;
     }
-    let connected: unknown;
-    try {
-      connected = await rpc.request('connect', { extension_id: choice.extension.id }, timeout);
-    } catch (error) {
-      // The browser may have left between the list and the connect: look again.
-      this.#problem = `Could not connect to "${choice.extension.name}": ${errorMessage(error)}`;
-      this.#log('proxy.connect-failed', { problem: this.#problem });
-      if (error instanceof ProtocolError && error.code === ErrorCode.AlreadyConnected)
-        await rpc.request('disconnect', {}, timeout).catch(() => {});
-      return false;
-    }
-    const result = validate(ProxyConnectResult, connected, 'connect answer');
-    if (!result.ok) throw result.error;
+    const connected = await connectToBrowser(rpc, choice.extension, timeout, (problem) => {
+      this.#problem = problem;
+      this.#log('proxy.connect-failed', { problem });
+    });
+    // The browser may have left between the list and the connect: look again.
+    if (!connected) return false;
     this.#known.forget();
-    this.#connectionId = result.value.connection_id;
+    this.#connectionId = connected.connection_id;
     this.#up = true;
     this.#epoch += 1;
     this.#problem = '';
-    this.#log('proxy.connected', { browser: result.value.extension_name, extensionId: result.value.extension_id });
+    this.#log('proxy.connected', { browser: connected.extension_name, extensionId: connected.extension_id });
     this.#listeners.emit('up');
     this.#startPoll(rpc);
     return true;

@@ -1,4 +1,14 @@
-import { ListExtensionsResult, type Logger, McpHandshakeResult, validate } from '@tabmcp/protocol';
+import {
+  ErrorCode,
+  errorMessage,
+  ListExtensionsResult,
+  type Logger,
+  McpHandshakeResult,
+  ProtocolError,
+  ProxyConnectResult,
+  validate,
+} from '@tabmcp/protocol';
+import type { z } from 'zod';
 import { chooseExtension, type ListedExtension } from './choose-extension';
 import type { ProxyRpc } from './proxy-rpc';
 
@@ -26,4 +36,28 @@ export async function chooseListedBrowser(
   );
   if (!listed.ok) throw listed.error;
   return chooseExtension(listed.value.extensions, wanted);
+}
+
+/**
+ * connect to the chosen browser. It may have left between the list and the connect: then `failed`
+ * hears why (the caller looks again), and a connection of ours the proxy still holds is dropped first.
+ */
+export async function connectToBrowser(
+  rpc: ProxyRpc,
+  extension: ListedExtension,
+  timeoutMs: number,
+  failed: (problem: string) => void,
+): Promise<z.infer<typeof ProxyConnectResult> | undefined> {
+  let connected: unknown;
+  try {
+    connected = await rpc.request('connect', { extension_id: extension.id }, timeoutMs);
+  } catch (error) {
+    failed(`Could not connect to "${extension.name}": ${errorMessage(error)}`);
+    if (error instanceof ProtocolError && error.code === ErrorCode.AlreadyConnected)
+      await rpc.request('disconnect', {}, timeoutMs).catch(() => {});
+    return undefined;
+  }
+  const result = validate(ProxyConnectResult, connected, 'connect answer');
+  if (!result.ok) throw result.error;
+  return result.value;
 }
