@@ -17,7 +17,7 @@ const PING_EVERY_MS = 15_000;
 /**
  * An answer and its place among the frames received. Frames arrive in the order the proxy relays the
  * browser's answers, but the code awaiting two of them may resume in the other order (another await in
- * between, or both read in one chunk): the place tells which is the newer (proxy-browser-connection.ts).
+ * between, or both read in one chunk): the place tells which is the newer (known-tabs.ts).
  */
 export interface HeardAnswer {
   value: unknown;
