@@ -197,10 +197,12 @@ describe('bad input on stdio', () => {
           .split('\n')
           .filter(Boolean)
           .map((line) => JSON.parse(line) as { id?: number; error?: { message: string }; result?: unknown });
-        return parsed.some((reply) => reply.id === 6) && parsed;
+        // JSON-RPC answers need not come in order: tools/list can answer before the tools/call sent ahead of it.
+        const answered = new Set(parsed.map((reply) => reply.id));
+        return answered.has(5) && answered.has(6) && parsed;
       },
       5_000,
-      'the reply to tools/list',
+      'the replies to tools/call and tools/list',
     );
     const byId = new Map(replies.map((reply) => [reply.id, reply]));
     assert.ok(byId.get(2)?.error, 'unknown method: JSON-RPC error');
