@@ -9,6 +9,7 @@
 //   CORPUS_ONLY=tabmcp,playwrightMcp   which tools
 //   CORPUS_TASKS=todomvc/vue,slider     tasks whose id contains any of these
 //   CORPUS_TRANSCRIPT=1                 every failing transcript in full
+//   CORPUS_TRANSCRIPT=all               every transcript in full, done or not
 //   CORPUS_MERGE=1                      keep the last corpus.json's rows for every task and tool this run leaves out
 // Writes bench/results/corpus.json; `npm run bench -- --summary-only` puts its table in bench/results/summary.md.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ import { startPeerOnChromium } from './lib/devtools-chromium';
 import { type Figure, machine, ratio, writeResult } from './lib/results';
 
 const only = (variable: string) => process.env[variable]?.split(',').filter(Boolean);
+const transcripts = process.env.CORPUS_TRANSCRIPT;
 
 interface Contender {
   key: string;
@@ -109,9 +111,9 @@ try {
         results[task.id] = byTool;
         byTool[contender.key] = { ...run, wallMs: Math.round(performance.now() - started) };
         console.error(`${run.done ? '✓' : '✗'} ${task.id} · ${contender.key}: ${run.calls} calls, ${run.bytesRead} B`);
-        if (!run.done) {
-          console.error(`  state ${JSON.stringify(run.state)}`);
-          const transcript = process.env.CORPUS_TRANSCRIPT === '1' ? run.transcript : run.transcript.slice(-1500);
+        if (!run.done || transcripts === 'all') {
+          if (!run.done) console.error(`  state ${JSON.stringify(run.state)}`);
+          const transcript = transcripts ? run.transcript : run.transcript.slice(-1500);
           console.error(transcript.replace(/^/gm, '  '));
         }
       }
@@ -180,7 +182,9 @@ for (const task of reportedTasks) {
   const pw = rows.playwrightMcp;
   const aPeerOnly = mine?.done === false && Object.entries(rows).some(([key, row]) => key !== 'tabmcp' && row.done);
   if (aPeerOnly) peerOnly.push(task.id);
-  const pass = mine?.done === true && (!pw || (mine.bytesRead * 3 <= pw.bytesRead && mine.calls <= pw.calls));
+  // A run Playwright MCP gave up on stopped short: its calls are not what the task takes (decision 363).
+  const callsBar = !pw?.done || mine === undefined || mine.calls <= pw.calls;
+  const pass = mine?.done === true && (!pw || (mine.bytesRead * 3 <= pw.bytesRead && callsBar));
   if (mine && !pass) shortOfBar.push(task.id);
   table[task.id] = { source: task.source, kind: task.kind, ask: task.ask, ...rows, ...(mine ? { pass } : {}) };
 }
@@ -227,7 +231,7 @@ if (reported.some((contender) => contender.key === 'tabmcp') && reported.some((c
     value: mineBytes,
     unit: 'B',
     beside: { label: 'Playwright MCP', value: pwBytes },
-    bar: 'every task a peer finishes done; per task bytes ≤ 1/3 of Playwright MCP, calls ≤ its calls',
+    bar: 'every task a peer finishes done; per task bytes ≤ 1/3 of Playwright MCP, calls ≤ its calls where it finished',
     pass: shortOfBar.length === 0 && peerOnly.length === 0,
     meaning: `${ratio(mineBytes, pwBytes)}× Playwright MCP's bytes; ${sum('tabmcp', 'calls')} calls beside its ${sum('playwrightMcp', 'calls')}; tabmcp done ${sum('tabmcp', 'done')}/${reportedTasks.length}${peerOnly.length ? `; a peer finished and tabmcp did not: ${peerOnly.join(', ')}` : ''}.`,
   });
