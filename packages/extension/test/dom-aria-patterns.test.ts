@@ -69,6 +69,36 @@ describe('ARIA patterns the page read must keep', () => {
     assert.doesNotMatch(content, /report-1/, content);
   });
 
+  it('an open tree item keeps its own name: its group is no part of it (Chromium leaves it out), so a click renames nothing', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><ul role="tree" aria-label="Files">
+      <li role="treeitem" aria-expanded="false" tabindex="0" id="projects"><span>Projects</span>
+        <ul role="group" style="display: none"><li role="treeitem" tabindex="-1">project-1.docx</li></ul></li>
+    </ul></main>
+    <script>document.getElementById('projects').addEventListener('click', (event) => {
+      event.currentTarget.setAttribute('aria-expanded', 'true');
+      event.currentTarget.querySelector('[role=group]').style.display = '';
+    });</script>`);
+    const { content } = await harness.derive(page);
+    const handle = /\[treeitem "Projects" \(collapsed\) ([a-z]\d+)\]/.exec(content)?.[1] ?? '';
+    const answer = await callDomTool(page, 'act', { handle, action: 'click' });
+    assert.equal(answer.isError, false, answer.text);
+    assert.match(answer.text, /"done":"clicked treeitem \\"Projects\\""/, answer.text);
+    assert.doesNotMatch(answer.text, /renamed/, answer.text);
+    assert.match(answer.text, /project-1\.docx/, 'the group it opened is in the answer');
+  });
+
+  it('a details summary says whether its details are open, as its triangle does', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><details><summary>Shipping terms</summary>Ships in 3 days.</details></main>`);
+    const { content } = await harness.derive(page);
+    const handle = /\[button "Shipping terms" \(collapsed\) ([a-z]\d+)\]/.exec(content)?.[1];
+    assert.ok(handle, content);
+    const answer = await callDomTool(page, 'act', { handle, action: 'click' });
+    assert.match(answer.text, /Shipping terms\\" \(expanded\)/, answer.text);
+    assert.match(answer.text, /Ships in 3 days/, answer.text);
+  });
+
   it('a checkbox nobody labelled is named by its row, as a person reads it; a nameless button is not', async () => {
     const page = await harness.page();
     await page.setContent(`<main><ul class="todo-list">

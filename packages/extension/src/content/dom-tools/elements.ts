@@ -191,7 +191,7 @@ function flagsOf(element: Element, onHover: boolean): string[] {
   if (sort === 'ascending' || sort === 'descending') flags.push(`sorted ${sort}`);
   const current = element.getAttribute('aria-current');
   if (current && current !== 'false') flags.push('current');
-  const expanded = element.getAttribute('aria-expanded');
+  const expanded = element.getAttribute('aria-expanded') ?? disclosedState(element);
   if (expanded === 'true') flags.push('expanded');
   else if (expanded === 'false') flags.push('collapsed');
   if (onHover) flags.push('on hover');
@@ -202,6 +202,14 @@ function flagsOf(element: Element, onHover: boolean): string[] {
     flags.push(`options: ${shown.join(', ').replace(/"/g, "'").replace(/\[/g, '(').replace(/\]/g, ')')}`);
   }
   return flags;
+}
+
+/** A `<details>` element's summary is expanded as its details are open (HTML-AAM; the triangle a person sees). */
+function disclosedState(element: Element): string | null {
+  const details = element.parentElement;
+  if (!isTag(element, 'summary') || !details || !isTag(details, 'details')) return null;
+  if (details.querySelector(':scope > summary') !== element) return null;
+  return details.open ? 'true' : 'false';
 }
 
 /**

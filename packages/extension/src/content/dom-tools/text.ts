@@ -147,6 +147,63 @@ const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg
  * without hidden parts, with a space kept between inline pieces, images by their alt text.
  */
 export function visibleText(element: Element, max = 200): string {
+  return textWithin(element, max, () => false);
+}
+
+/**
+ * Roles whose content Chromium leaves out of an ancestor's name from content (checked in Chromium 156
+ * against its accessibility tree): an open tree item is named "Projects", not "Projects project-1.docx …",
+ * because its children sit in a group; a menu item is not named by its submenu.
+ */
+const NO_NAME_FROM_CONTENT = new Set([
+  'alert',
+  'application',
+  'article',
+  'banner',
+  'combobox',
+  'complementary',
+  'contentinfo',
+  'dialog',
+  'document',
+  'feed',
+  'figure',
+  'grid',
+  'group',
+  'listbox',
+  'log',
+  'main',
+  'menu',
+  'menubar',
+  'navigation',
+  'note',
+  'radiogroup',
+  'row',
+  'rowgroup',
+  'search',
+  'separator',
+  'status',
+  'tablist',
+  'tabpanel',
+  'table',
+  'toolbar',
+  'tree',
+  'treegrid',
+]);
+/** The same roles where a tag gives them (HTML-AAM). */
+const NO_NAME_FROM_CONTENT_TAGS = new Set(['ARTICLE', 'ASIDE', 'DIALOG', 'FIELDSET', 'FIGURE', 'HR', 'MAIN', 'NAV']);
+
+function givesNoNameFromContent(element: Element): boolean {
+  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (role) return NO_NAME_FROM_CONTENT.has(role);
+  return NO_NAME_FROM_CONTENT_TAGS.has(element.tagName);
+}
+
+/** An element's name from its content, as accname computes it and Chromium applies it: visible text, less the content of containers. */
+export function nameFromContent(element: Element, max = 200): string {
+  return textWithin(element, max, (node) => node !== element && givesNoNameFromContent(node));
+}
+
+function textWithin(element: Element, max: number, leaveOut: (node: Element) => boolean): string {
   const parts: string[] = [];
   let length = 0;
   const visit = (node: Node) => {
@@ -159,7 +216,7 @@ export function visibleText(element: Element, max = 200): string {
       length += text.trim().length;
       return;
     }
-    if (!isElement(node) || NOT_TEXT.has(node.tagName)) return;
+    if (!isElement(node) || NOT_TEXT.has(node.tagName) || leaveOut(node)) return;
     if (node !== element && !isShown(node)) return;
     if (isTag(node, 'img')) {
       if (node.alt.trim()) parts.push(` ${node.alt} `);
@@ -226,7 +283,7 @@ export function accessibleName(element: Element): {
   } else if (isTag(element, 'input') && element.type === 'image') {
     if (element.alt.trim()) return { name: clean(element.alt), from: 'text' };
   } else if (!FIELD_TAGS.has(element.tagName) && !(element as HTMLElement).isContentEditable) {
-    const text = visibleText(element, 80);
+    const text = nameFromContent(element, 80);
     if (text) return { name: text, from: 'text' };
   }
   const title = element.getAttribute('title');
