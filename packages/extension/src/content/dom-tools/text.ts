@@ -147,7 +147,7 @@ const NOT_TEXT = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'svg
  * without hidden parts, with a space kept between inline pieces, images by their alt text.
  */
 export function visibleText(element: Element, max = 200): string {
-  return textWithin(element, max, () => false);
+  return textWithin(element, max, false);
 }
 
 /**
@@ -198,12 +198,24 @@ function givesNoNameFromContent(element: Element): boolean {
   return NO_NAME_FROM_CONTENT_TAGS.has(element.tagName);
 }
 
-/** An element's name from its content, as accname computes it and Chromium applies it: visible text, less the content of containers. */
+/**
+ * An element's name from its content, as accname computes it and Chromium applies it: visible text, less the
+ * content of containers, a part that has an `aria-label` (an icon button inside an option) by its label, a
+ * drawing by its `<title>`.
+ */
 export function nameFromContent(element: Element, max = 200): string {
-  return textWithin(element, max, (node) => node !== element && givesNoNameFromContent(node));
+  return textWithin(element, max, true);
 }
 
-function textWithin(element: Element, max: number, leaveOut: (node: Element) => boolean): string {
+/** A part's own name where it replaces its content in an ancestor's name (accname 2C, 2D). */
+function partName(node: Element): string | undefined {
+  const label = node.getAttribute('aria-label')?.trim();
+  if (label) return label;
+  if (node.localName === 'svg') return node.querySelector(':scope > title')?.textContent?.trim() ?? '';
+  return undefined;
+}
+
+function textWithin(element: Element, max: number, asName: boolean): string {
   const parts: string[] = [];
   let length = 0;
   const visit = (node: Node) => {
@@ -216,7 +228,15 @@ function textWithin(element: Element, max: number, leaveOut: (node: Element) => 
       length += text.trim().length;
       return;
     }
-    if (!isElement(node) || NOT_TEXT.has(node.tagName) || leaveOut(node)) return;
+    if (!isElement(node)) return;
+    const part = asName && node !== element;
+    if (part && (givesNoNameFromContent(node) || !isShown(node))) return;
+    const named = part ? partName(node) : undefined;
+    if (named !== undefined) {
+      parts.push(` ${named} `);
+      return;
+    }
+    if (NOT_TEXT.has(node.tagName)) return;
     if (node !== element && !isShown(node)) return;
     if (isTag(node, 'img')) {
       if (node.alt.trim()) parts.push(` ${node.alt} `);
@@ -376,8 +396,13 @@ function labelText(label: HTMLLabelElement): string {
   const parts: string[] = [];
   const visit = (node: Node) => {
     if (node.nodeType === Node.TEXT_NODE) parts.push(node.textContent ?? '');
-    else if (isElement(node) && !FIELD_TAGS.has(node.tagName) && !NOT_TEXT.has(node.tagName))
-      for (const child of Array.from(composedChildNodes(node))) visit(child);
+    else if (isElement(node) && !FIELD_TAGS.has(node.tagName) && !NOT_TEXT.has(node.tagName)) {
+      // accname: a part hidden from assistive technology is no part of the name ("Name<span aria-hidden>*</span>").
+      if (node !== label && node.getAttribute('aria-hidden') === 'true') return;
+      const named = node === label ? undefined : node.getAttribute('aria-label')?.trim();
+      if (named) parts.push(` ${named} `);
+      else for (const child of Array.from(composedChildNodes(node))) visit(child);
+    }
   };
   visit(label);
   return clean(parts.join(''));
