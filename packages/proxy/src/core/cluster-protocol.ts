@@ -4,10 +4,10 @@ import type { LeveledLogger } from '../log/logger';
 import type { AttachEnvelope, CallsCheckEnvelope, ClientsCheckEnvelope, Envelope } from '../wire/envelopes';
 import type { ExtensionSession } from './extension-session';
 import type { McpSession } from './mcp-session';
+import { OrderedOutbox } from './ordered-outbox';
 import { notificationFrame } from './outgoing';
 import { ReplyPathChecks, type ReplyPathRoutes } from './reply-path';
 import type { AttachOutcome, AttachRequest, CallOutcome } from './session';
-import { OrderedOutbox } from './ordered-outbox';
 import { withTimeout } from './with-timeout';
 
 export const NOT_FOUND = 'Extension not found or not accessible';
