@@ -100,6 +100,12 @@ export class RedisAdmin {
     return ids;
   }
 
+  /** The node id of a running instance (`<instanceId>/<random>`, proxy-server.ts), read from the node list. */
+  async nodeOf(instanceId: string): Promise<string | undefined> {
+    const members = await this.connection.send('SMEMBERS', 'tabmcp:proxy:nodes');
+    return (Array.isArray(members) ? members.map(String) : []).find((id) => id.startsWith(`${instanceId}/`));
+  }
+
   /** CLIENT KILL of the node's connections; how many. */
   async kill(nodeId: string, role?: LinkRole): Promise<number> {
     let killed = 0;

@@ -4,10 +4,10 @@ import type { LeveledLogger } from '../log/logger';
 import type { AttachEnvelope, CallsCheckEnvelope, ClientsCheckEnvelope, Envelope } from '../wire/envelopes';
 import type { ExtensionSession } from './extension-session';
 import type { McpSession } from './mcp-session';
+import { OrderedOutbox } from './ordered-outbox';
 import { notificationFrame } from './outgoing';
 import { ReplyPathChecks, type ReplyPathRoutes } from './reply-path';
 import type { AttachOutcome, AttachRequest, CallOutcome } from './session';
-import { UndeliveredReplies } from './undelivered-replies';
 import { withTimeout } from './with-timeout';
 
 export const NOT_FOUND = 'Extension not found or not accessible';
@@ -61,8 +61,8 @@ export class ClusterProtocol {
   private readonly pendingAttaches = new PendingRequests<AttachOutcome>();
   private livenessRunning = false;
   private leaving = false;
-  /** Replies the browsers here gave that could not be published yet (issue 39 Q2). */
-  private readonly undelivered: UndeliveredReplies;
+  /** What the browsers here send clients on other nodes, in order per node; held while it cannot be published. */
+  private readonly toClients: OrderedOutbox;
   private readonly checks: ReplyPathChecks;
   /** Retirements whose publish failed, by node, browser and session: tried again at each tick. */
   private readonly retirements = new Map<string, { nodeId: string; record: ExtensionRecord; since: number }>();
@@ -75,7 +75,7 @@ export class ClusterProtocol {
     this.routes = options.routes;
     this.connectTimeoutMs = options.connectTimeoutMs;
     const publish = (nodeId: string, envelope: Envelope) => this.publish(nodeId, envelope);
-    this.undelivered = new UndeliveredReplies(publish);
+    this.toClients = new OrderedOutbox(publish);
     this.checks = new ReplyPathChecks({
       nodeId: this.nodeId,
       intervalMs: options.intervalMs,
@@ -92,7 +92,7 @@ export class ClusterProtocol {
   join(): Promise<void> {
     // A link back: what could not be sent meanwhile goes now, and the clients a lost detach left behind are found.
     this.cluster.onLinkReady(() => {
-      void this.undelivered.flush();
+      void this.toClients.flush();
       this.retryRetirements();
       this.checks.checkClients();
     });
@@ -104,7 +104,7 @@ export class ClusterProtocol {
     if (this.leaving) return;
     this.ticks++;
     void this.checkLiveness();
-    if (this.undelivered.size > 0) void this.undelivered.flush();
+    if (this.toClients.size > 0) void this.toClients.flush();
     this.retryRetirements();
     this.checks.checkCalls();
     if (this.ticks % CLIENT_CHECK_EVERY === 0) this.checks.checkClients();
@@ -174,20 +174,22 @@ export class ClusterProtocol {
     });
   }
 
-  /** A browser's answer for a client on `nodeId`: held and sent again if it cannot be published now (Q2). */
+  /** A browser's answer for a client on `nodeId`: after everything sent there before it, held while it cannot go (Q2). */
   reply(nodeId: string, connectionId: string, mappedId: string, outcome: CallOutcome): void {
     const envelope: Envelope = outcome.error
       ? { t: 'reply', from: this.nodeId, connectionId, id: mappedId, error: outcome.error }
       : { t: 'reply', from: this.nodeId, connectionId, id: mappedId, result: outcome.result };
-    this.publish(nodeId, envelope).catch(() => this.undelivered.hold(nodeId, envelope));
+    this.toClients.send(nodeId, envelope);
   }
 
+  /** A browser's notification, in its place among that browser's answers (decision 376). */
   notify(nodeId: string, connectionIds: string[], method: string, params: unknown): void {
-    this.publishQuietly(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
+    this.toClients.send(nodeId, { t: 'ext-notify', from: this.nodeId, connectionIds, method, params });
   }
 
+  /** After the browser's last answers, never before them. */
   ended(nodeId: string, connectionIds: string[], reason: string): void {
-    this.publishQuietly(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
+    this.toClients.send(nodeId, { t: 'ended', from: this.nodeId, connectionIds, reason });
   }
 
   /** Ends every connection shared with a node that stopped heart-beating. */
@@ -271,7 +273,7 @@ export class ClusterProtocol {
         this.routes.retireLocal(envelope.userId, envelope.extensionId, envelope.session);
         return;
       case 'calls-check':
-        void this.onCallsCheck(envelope);
+        this.onCallsCheck(envelope);
         return;
       case 'calls-held':
         this.checks.callsHeld(envelope);
@@ -286,18 +288,17 @@ export class ClusterProtocol {
   }
 
   /**
-   * Which of the asking node's calls the browsers here still work on. Held replies go first: the answer must leave
-   * after every reply given before it, or the asking node would take an answered call for a lost one.
+   * Which of the asking node's calls the browsers here still work on. The answer leaves behind every reply given
+   * before it (the outbox keeps their order), or the asking node would take an answered call for a lost one.
    */
-  private async onCallsCheck(envelope: CallsCheckEnvelope): Promise<void> {
-    await this.undelivered.flush();
+  private onCallsCheck(envelope: CallsCheckEnvelope): void {
     const held: string[] = [];
     for (const { connectionId, id } of envelope.calls) {
       const extension = this.routes.attachedExtension(connectionId);
       if (extension?.attached.get(connectionId)?.nodeId !== envelope.from) continue;
       if (extension.stillAsked(connectionId, [id]).length > 0) held.push(id);
     }
-    this.publishQuietly(envelope.from, { t: 'calls-held', from: this.nodeId, rid: envelope.rid, held });
+    this.toClients.send(envelope.from, { t: 'calls-held', from: this.nodeId, rid: envelope.rid, held });
   }
 
   /** Which of these connections of ours (attached to browsers on the asking node) still exist here. */
@@ -377,7 +378,7 @@ export class ClusterProtocol {
     ) {
       if (envelope.id !== undefined) {
         const error = { code: ErrorCode.ExtensionGone, message: 'Extension is not connected' };
-        this.publishQuietly(envelope.from, {
+        this.toClients.send(envelope.from, {
           t: 'reply',
           from: this.nodeId,
           connectionId: envelope.connectionId,
