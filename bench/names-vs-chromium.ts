@@ -11,7 +11,7 @@ import { buildCorpusLibraries } from '../examples/corpus-libs/build';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { available, corpusTasks } from '../test-support/corpus/catalog';
 import { startCorpusSite } from '../test-support/corpus/serve';
-import { type NamePair, namesOnPage, verdictOf } from '../test-support/names-vs-chromium';
+import { type NamePair, namesOnPage, sameRole, verdictOf } from '../test-support/names-vs-chromium';
 import { QUICK } from './lib/quick';
 import { type Figure, machine, writeResult } from './lib/results';
 
@@ -33,6 +33,7 @@ const pages = [
 
 const counts = { same: 0, oursOnly: 0, shortened: 0, decoration: 0, notInTree: 0, differs: 0 };
 const findings: Array<{ page: string } & NamePair> = [];
+const roleFindings: Array<{ page: string } & NamePair> = [];
 /** Every pair whose names are not the same, by verdict: what "oursOnly", "shortened" and "decoration" hold. */
 const apart: Record<string, Array<{ page: string } & NamePair>> = {};
 try {
@@ -48,6 +49,7 @@ try {
           await box.press('Enter');
         }
       for (const pair of await namesOnPage(page)) {
+        if (!sameRole(pair)) roleFindings.push({ page: task.path, ...pair });
         const verdict = verdictOf(pair);
         counts[verdict] += 1;
         if (verdict === 'differs') findings.push({ page: task.path, ...pair });
@@ -67,13 +69,15 @@ try {
   await site.close();
 }
 
+for (const finding of roleFindings)
+  console.log(`${finding.page}\n  role: ours ${finding.role} · Chromium ${finding.chromiumRole}\n  ${finding.tag}`);
 for (const finding of findings)
   console.log(
     `${finding.page}\n  ${finding.role} ours ${JSON.stringify(finding.ours)} · Chromium ${JSON.stringify(finding.chromium)}\n  ${finding.tag}`,
   );
 const controls = Object.values(counts).reduce((sum, count) => sum + count, 0);
 console.log(
-  `${pages.length} pages, ${controls} controls: same name ${counts.same}, named only by tabmcp ${counts.oursOnly}, shortened ${counts.shortened}, drawn glyphs or spacing ${counts.decoration}, not in Chromium's tree ${counts.notInTree}, different ${counts.differs} (floor 0)`,
+  `${pages.length} pages, ${controls} controls: same name ${counts.same}, named only by tabmcp ${counts.oursOnly}, shortened ${counts.shortened}, drawn glyphs or spacing ${counts.decoration}, not in Chromium's tree ${counts.notInTree}, different ${counts.differs} (floor 0); roles different ${roleFindings.length} (floor 0)`,
 );
 const figures: Figure[] = [
   {
@@ -82,8 +86,8 @@ const figures: Figure[] = [
     unit: 'controls',
     beside: { label: 'controls compared', value: controls },
     bar: '0',
-    pass: counts.differs === 0,
-    meaning: `${pages.length} pages; ${counts.same} named exactly as Chromium does, ${counts.oursOnly} named by tabmcp where Chromium gives none, ${counts.shortened} shortened, ${counts.decoration} differing only in drawn glyphs or spacing.`,
+    pass: counts.differs === 0 && roleFindings.length === 0,
+    meaning: `${pages.length} pages; roles other than Chromium's: ${roleFindings.length}; ${counts.same} named exactly as Chromium does, ${counts.oursOnly} named by tabmcp where Chromium gives none, ${counts.shortened} shortened, ${counts.decoration} differing only in drawn glyphs or spacing.`,
   },
 ];
 const file = writeResult('names-vs-chromium', {
@@ -94,6 +98,7 @@ const file = writeResult('names-vs-chromium', {
   pages: pages.length,
   counts,
   findings,
+  roleFindings,
   apart,
   figures,
 });

@@ -5,7 +5,7 @@ import { buildCorpusLibraries } from '../examples/corpus-libs/build';
 import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { available, corpusTasks } from '../test-support/corpus/catalog';
 import { startCorpusSite } from '../test-support/corpus/serve';
-import { type NamePair, namesOnPage, verdictOf } from '../test-support/names-vs-chromium';
+import { type NamePair, namesOnPage, sameRole, verdictOf } from '../test-support/names-vs-chromium';
 
 /**
  * Issue 37, "role and name as Chromium computes them", with Chromium as the judge: every control tabmcp's page
@@ -28,18 +28,19 @@ const RULES_PAGE = `<main>
   <button><svg width="12" height="12"><title>Close</title><path d="M0 0L12 12"></path></svg></button>
   <a href="#top">Top<div role="group"><span>of the page</span></div></a>
   <details><summary>Shipping terms</summary>Ships in 3 days.</details>
+  <input type="number" aria-label="Copies" value="2"> <input type="search" aria-label="Find">
 </main>`;
 
 function findings(pairs: NamePair[]): string[] {
   return pairs
-    .filter((pair) => verdictOf(pair) === 'differs')
+    .filter((pair) => verdictOf(pair) === 'differs' || !sameRole(pair))
     .map(
       (pair) =>
-        `${pair.role} ours ${JSON.stringify(pair.ours)} · Chromium ${JSON.stringify(pair.chromium)} · ${pair.tag}`,
+        `${pair.role} ${JSON.stringify(pair.ours)} · Chromium ${pair.chromiumRole} ${JSON.stringify(pair.chromium)} · ${pair.tag}`,
     );
 }
 
-describe("names as Chromium's accessibility tree gives them", () => {
+describe("roles and names as Chromium's accessibility tree gives them", () => {
   let browser: Browser;
   let site: Awaited<ReturnType<typeof startCorpusSite>>;
   before(async () => {
@@ -52,11 +53,11 @@ describe("names as Chromium's accessibility tree gives them", () => {
     await site?.close();
   });
 
-  it('the naming rules the corpus found: hidden parts, labelled parts, containers, drawings', async () => {
+  it('the naming rules the corpus found: hidden parts, labelled parts, containers, drawings; typed inputs by their role', async () => {
     const page = await browser.newPage();
     await page.setContent(RULES_PAGE);
     const pairs = await namesOnPage(page);
-    assert.ok(pairs.length >= 9, `every control compared: ${JSON.stringify(pairs)}`);
+    assert.ok(pairs.length >= 11, `every control compared: ${JSON.stringify(pairs)}`);
     assert.deepEqual(findings(pairs), []);
     await page.close();
   });
@@ -68,7 +69,7 @@ describe("names as Chromium's accessibility tree gives them", () => {
       ),
     ),
   ];
-  it(`${pages.length} corpus pages: no control named otherwise than Chromium names it`, async () => {
+  it(`${pages.length} corpus pages: no control named or given a role otherwise than Chromium does`, async () => {
     const found: string[] = [];
     for (const path of pages) {
       const page = await browser.newPage();

@@ -9,6 +9,8 @@ export interface NamePair {
   ours: string;
   /** Undefined where Chromium's tree has no node for the element (it ignores it). */
   chromium: string | undefined;
+  /** Chromium's role for the element. */
+  chromiumRole?: string;
   /** The element's opening tag, to find it. */
   tag: string;
 }
@@ -38,6 +40,38 @@ export function verdictOf(pair: NamePair): Verdict {
   if (words(ours) === words(theirs)) return 'decoration';
   return 'differs';
 }
+
+/**
+ * Whether tabmcp's role is Chromium's: the same, or the same thing said otherwise: a `<summary>` is a button to
+ * tabmcp (HTML-AAM) and a DisclosureTriangle in Chromium's own names; a focusable element with no widget role is
+ * `clickable` to tabmcp and generic (or a landmark, a list item…) to Chromium.
+ */
+export function sameRole(pair: NamePair): boolean {
+  if (pair.chromiumRole === undefined || pair.role === pair.chromiumRole) return true;
+  if (pair.role === 'button' && pair.chromiumRole === 'DisclosureTriangle') return true;
+  return pair.role === 'clickable' && !WIDGET_ROLES_OF_CHROMIUM.has(pair.chromiumRole);
+}
+
+/** Chromium roles a `clickable` must not hide: a widget tabmcp should have named by its role. */
+const WIDGET_ROLES_OF_CHROMIUM = new Set([
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'treeitem',
+]);
 
 let bundled: Promise<string> | undefined;
 function pageModelBundle(): Promise<string> {
@@ -103,11 +137,18 @@ export async function namesOnPage(page: Page): Promise<NamePair[]> {
     };
     visit(root);
     const { nodes } = await cdp.send('Accessibility.getFullAXTree', {});
-    const chromiumName = new Map<number, string>();
+    const chromiumNode = new Map<number, { name: string; role: string }>();
     for (const node of nodes)
       if (node.backendDOMNodeId !== undefined && !node.ignored)
-        chromiumName.set(probeOf.get(node.backendDOMNodeId) ?? -1, String(node.name?.value ?? ''));
-    return ours.map((pair, index) => ({ ...pair, chromium: chromiumName.get(index) }));
+        chromiumNode.set(probeOf.get(node.backendDOMNodeId) ?? -1, {
+          name: String(node.name?.value ?? ''),
+          role: String(node.role?.value ?? ''),
+        });
+    return ours.map((pair, index) => ({
+      ...pair,
+      chromium: chromiumNode.get(index)?.name,
+      chromiumRole: chromiumNode.get(index)?.role,
+    }));
   } finally {
     await cdp.detach();
   }

@@ -70,6 +70,8 @@ const INPUT_ROLES: Record<string, string> = {
   file: 'button',
   color: 'button',
 };
+/** Typed inputs whose role is not textbox (HTML-AAM, as Chromium's accessibility tree gives them). */
+const TYPED_INPUT_ROLES: Record<string, string> = { number: 'spinbutton', search: 'searchbox' };
 const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 export function isInteractive(element: Element): boolean {
@@ -110,7 +112,7 @@ function isRovingMember(element: Element): boolean {
 export function roleOf(element: Element): string {
   const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
   if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
-  if (isTag(element, 'input')) return INPUT_ROLES[element.type] ?? 'textbox';
+  if (isTag(element, 'input')) return INPUT_ROLES[element.type] ?? TYPED_INPUT_ROLES[element.type] ?? 'textbox';
   if (isTag(element, 'select')) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
   if (isTag(element, 'a')) return element.hasAttribute('href') ? 'link' : 'clickable';
   const native = NATIVE_ROLES[element.tagName];
@@ -124,6 +126,12 @@ export function roleOf(element: Element): string {
 export function isCheckable(element: Element): boolean {
   return CHECKABLE_ROLES.has(roleOf(element));
 }
+
+/** An `<input>` a person types into (text, search, number, email, date…) that no ARIA role makes another widget. */
+export function isTypedInput(element: Element): element is HTMLInputElement {
+  return isTag(element, 'input') && INPUT_ROLES[element.type] === undefined && TYPED_ROLES.has(roleOf(element));
+}
+const TYPED_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
 
 /**
  * A field that takes typed text: text-like inputs (an editable combobox or search box among them,
@@ -182,7 +190,10 @@ function flagsOf(element: Element, onHover: boolean): string[] {
   if (isDisabled(element)) flags.push('disabled');
   if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');
   // Checkboxes and buttons match :read-only too; only a text field can be read-only to a person.
-  if (element.matches(':read-only') && (roleOf(element) === 'textbox' || isTag(element, 'textarea')))
+  if (
+    element.matches(':read-only') &&
+    (roleOf(element) === 'textbox' || isTypedInput(element) || isTag(element, 'textarea'))
+  )
     flags.push('readonly');
   if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
   if (element.getAttribute('aria-selected') === 'true') flags.push('selected');

@@ -203,7 +203,7 @@ function givesNoNameFromContent(element: Element): boolean {
  * content of containers, a part that has an `aria-label` (an icon button inside an option) by its label, a
  * drawing by its `<title>`.
  */
-export function nameFromContent(element: Element, max = 200): string {
+function nameFromContent(element: Element, max = 200): string {
   return textWithin(element, max, true);
 }
 
