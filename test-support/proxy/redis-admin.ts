@@ -34,16 +34,20 @@ class RespConnection {
   }
 
   send(...args: string[]): Promise<Reply> {
-    const frame = `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.socket.write(frame);
+      this.socket.write(command(args));
     });
   }
 
   close(): void {
     this.socket.destroy();
   }
+}
+
+/** A command as RESP writes it. */
+function command(args: string[]): string {
+  return `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
 }
 
 function parse(buffer: Buffer, start: number): { value: Reply | Error; end: number } | undefined {
@@ -147,3 +151,89 @@ export class RedisAdmin {
     return String(await this.connection.send(...args));
   }
 }
+
+/** An envelope a node was sent on the bus, with the node it was for. */
+export interface BusMessage {
+  to: string;
+  envelope: { t: string } & Record<string, unknown>;
+}
+
+/**
+ * Reads what goes over the bus to some nodes (SUBSCRIBE to their channels, `tabmcp:proxy:bus:<nodeId>`), as a node
+ * would: Redis hands it each message when it hands the node its copy, so a test can act on the moment one is sent.
+ */
+export class BusWatcher {
+  private buffer = Buffer.alloc(0);
+  private readonly seen: BusMessage[] = [];
+  private readonly waiters = new Set<() => void>();
+  private subscribed = 0;
+
+  private constructor(private readonly socket: net.Socket) {
+    socket.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      for (;;) {
+        const parsed = parse(this.buffer, 0);
+        if (!parsed) break;
+        this.buffer = this.buffer.subarray(parsed.end);
+        const [kind, channel, payload] = Array.isArray(parsed.value) ? parsed.value : [];
+        if (kind === 'subscribe') this.subscribed++;
+        if (kind !== 'message' || typeof channel !== 'string' || typeof payload !== 'string') continue;
+        this.seen.push({
+          to: channel.slice(BUS_PREFIX.length),
+          envelope: JSON.parse(payload) as BusMessage['envelope'],
+        });
+      }
+      for (const waiter of this.waiters) waiter();
+    });
+    socket.on('error', () => undefined);
+  }
+
+  /** Subscribed to each node's channel once this resolves. */
+  static async open(url: string, nodeIds: string[]): Promise<BusWatcher> {
+    const { hostname, port } = new URL(url);
+    const socket = await new Promise<net.Socket>((resolve, reject) => {
+      const connection = net.connect(Number(port || 6379), hostname, () => resolve(connection));
+      connection.once('error', reject);
+    });
+    const watcher = new BusWatcher(socket);
+    const channels = nodeIds.map((nodeId) => `${BUS_PREFIX}${nodeId}`);
+    socket.write(command(['SUBSCRIBE', ...channels]));
+    await watcher.until(() => watcher.subscribed >= channels.length, 5_000);
+    return watcher;
+  }
+
+  /** The first message (seen already or to come) that `matches`, or fails after `timeoutMs`. */
+  message(matches: (message: BusMessage) => boolean, timeoutMs = 5_000): Promise<BusMessage> {
+    let found: BusMessage | undefined;
+    return this.until(() => {
+      found = this.seen.find(matches);
+      return found !== undefined;
+    }, timeoutMs).then(() => found as BusMessage);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private until(done: () => boolean, timeoutMs: number): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!done()) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no such bus message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+    });
+  }
+}
+
+const BUS_PREFIX = 'tabmcp:proxy:bus:';
