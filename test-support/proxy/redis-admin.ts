@@ -7,30 +7,18 @@ type Reply = string | number | null | Reply[];
  * open: a node held down must not get the admin's slot while the admin reconnects.
  */
 class RespConnection {
-  private buffer = Buffer.alloc(0);
   private readonly waiting: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
 
   private constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const parsed = parse(this.buffer, 0);
-        if (!parsed) return;
-        this.buffer = this.buffer.subarray(parsed.end);
-        const waiter = this.waiting.shift();
-        if (parsed.value instanceof Error) waiter?.reject(parsed.value);
-        else waiter?.resolve(parsed.value);
-      }
+    onReplies(socket, (value) => {
+      const waiter = this.waiting.shift();
+      if (value instanceof Error) waiter?.reject(value);
+      else waiter?.resolve(value);
     });
-    socket.on('error', () => undefined);
   }
 
-  static open(url: string): Promise<RespConnection> {
-    const { hostname, port } = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(port || 6379), hostname, () => resolve(new RespConnection(socket)));
-      socket.once('error', reject);
-    });
+  static async open(url: string): Promise<RespConnection> {
+    return new RespConnection(await connectTo(url));
   }
 
   send(...args: string[]): Promise<Reply> {
@@ -43,6 +31,30 @@ class RespConnection {
   close(): void {
     this.socket.destroy();
   }
+}
+
+function connectTo(url: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Calls `handle` with each reply (or pushed message) the socket brings, in order; `after` once per read. */
+function onReplies(socket: net.Socket, handle: (value: Reply | Error) => void, after?: () => void): void {
+  let buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const parsed = parse(buffer, 0);
+      if (!parsed) break;
+      buffer = buffer.subarray(parsed.end);
+      handle(parsed.value);
+    }
+    after?.();
+  });
+  socket.on('error', () => undefined);
 }
 
 /** A command as RESP writes it. */
@@ -163,38 +175,25 @@ export interface BusMessage {
  * would: Redis hands it each message when it hands the node its copy, so a test can act on the moment one is sent.
  */
 export class BusWatcher {
-  private buffer = Buffer.alloc(0);
   private readonly seen: BusMessage[] = [];
   private readonly waiters = new Set<() => void>();
   private subscribed = 0;
 
   private constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const parsed = parse(this.buffer, 0);
-        if (!parsed) break;
-        this.buffer = this.buffer.subarray(parsed.end);
-        const [kind, channel, payload] = Array.isArray(parsed.value) ? parsed.value : [];
-        if (kind === 'subscribe') this.subscribed++;
-        if (kind !== 'message' || typeof channel !== 'string' || typeof payload !== 'string') continue;
-        this.seen.push({
-          to: channel.slice(BUS_PREFIX.length),
-          envelope: JSON.parse(payload) as BusMessage['envelope'],
-        });
-      }
+    const read = (value: Reply | Error) => {
+      const [kind, channel, payload] = Array.isArray(value) ? value : [];
+      if (kind === 'subscribe') this.subscribed++;
+      if (kind !== 'message' || typeof channel !== 'string' || typeof payload !== 'string') return;
+      this.seen.push({ to: channel.slice(BUS_PREFIX.length), envelope: JSON.parse(payload) as BusMessage['envelope'] });
+    };
+    onReplies(socket, read, () => {
       for (const waiter of this.waiters) waiter();
     });
-    socket.on('error', () => undefined);
   }
 
   /** Subscribed to each node's channel once this resolves. */
   static async open(url: string, nodeIds: string[]): Promise<BusWatcher> {
-    const { hostname, port } = new URL(url);
-    const socket = await new Promise<net.Socket>((resolve, reject) => {
-      const connection = net.connect(Number(port || 6379), hostname, () => resolve(connection));
-      connection.once('error', reject);
-    });
+    const socket = await connectTo(url);
     const watcher = new BusWatcher(socket);
     const channels = nodeIds.map((nodeId) => `${BUS_PREFIX}${nodeId}`);
     socket.write(command(['SUBSCRIBE', ...channels]));

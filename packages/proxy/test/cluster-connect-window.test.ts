@@ -3,8 +3,7 @@
 // the attach's confirmation.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { useCluster } from '../../../test-support/proxy/cluster';
-import { connectExtension, connectMcp, eventually, tokenFor } from '../../../test-support/proxy/fixtures';
+import { browserListed, useCluster } from '../../../test-support/proxy/cluster';
 import type { ProxyProcess } from '../../../test-support/proxy/processes';
 import { BusWatcher, RedisAdmin } from '../../../test-support/proxy/redis-admin';
 import type { Json, TestSocket } from '../../../test-support/proxy/test-socket';
@@ -49,14 +48,11 @@ describe("a browser's notification in a client's connect window (decision 384)",
   it("across instances, one sent as the browser hears of the attach arrives after the connect's answer", async () => {
     const browsers = cluster.process('browsers');
     const clients = cluster.process('clients');
-    const token = await tokenFor('connect-window');
-    const extension = cluster.track(await connectExtension(browsers, token, 'Chrome of connect-window'));
-    const client = cluster.track(await connectMcp(clients, token));
-    await eventually(async () => {
-      const reply = await client.socket.request('list', 'list_extensions', {});
-      const listed = (reply.result as { extensions: Array<{ id: string }> }).extensions;
-      return listed.some((entry) => entry.id === extension.extensionId) ? true : undefined;
-    });
+    const { extension, client } = await browserListed(
+      cluster,
+      { browser: browsers, client: clients },
+      'connect-window',
+    );
     const [browserNode, clientNode] = await Promise.all([admin.nodeOf('browsers'), admin.nodeOf('clients')]);
     assert.ok(browserNode && clientNode, 'both instances are in the node list');
     const bus = await BusWatcher.open(cluster.redis.url, [browserNode, clientNode]);

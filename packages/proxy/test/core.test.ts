@@ -302,14 +302,20 @@ function connectWindowLabels(frames: Frame[]): string[] {
   return frames.map((frame) => (frame.id === 2 ? `answer ${frame.result ? 'ok' : 'error'}` : String(frame.method)));
 }
 
+/** A client that sends `connect` (id 2) to a browser that speaks on attach; the browser on `browserCore`. */
+async function connectToSpeakingBrowser(browserCore: ProxyCore, clientCore: ProxyCore, user: string, count = 1) {
+  const token = await tokenFor(user);
+  const extension = await authenticatedExtension(browserCore, token);
+  const client = await authenticatedClient(clientCore, token);
+  speaksOnAttach(extension, count);
+  send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+  return client;
+}
+
 describe("a browser's notification in a client's connect window (decision 384)", () => {
   it('on one node it reaches the client after the connect answer, not before', async () => {
     const core = await newCore(new MemoryClusterHub(), 'solo');
-    const token = await tokenFor('window-one');
-    const extension = await authenticatedExtension(core, token);
-    const client = await authenticatedClient(core, token);
-    speaksOnAttach(extension);
-    send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+    const client = await connectToSpeakingBrowser(core, core, 'window-one');
     await eventually(() => client.peer.frames.find((frame) => frame.method === 'tabmcp/waitingForPerson'));
     assert.deepEqual(connectWindowLabels(client.peer.take()), ['answer ok', 'status', 'tabmcp/waitingForPerson']);
   });
@@ -318,11 +324,7 @@ describe("a browser's notification in a client's connect window (decision 384)",
     const hub = new MemoryClusterHub();
     const a = await newCore(hub, 'node-a');
     const b = await newCore(hub, 'node-b');
-    const token = await tokenFor('window-two');
-    const extension = await authenticatedExtension(a, token);
-    const client = await authenticatedClient(b, token);
-    speaksOnAttach(extension);
-    send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+    const client = await connectToSpeakingBrowser(a, b, 'window-two');
     await eventually(() => client.peer.frames.find((frame) => frame.method === 'status'));
     const heard = await eventually(() => {
       const labels = connectWindowLabels(client.peer.frames);
@@ -335,11 +337,7 @@ describe("a browser's notification in a client's connect window (decision 384)",
     const lines: string[] = [];
     const logger = createJsonLogger({ level: 'warn', write: (line) => lines.push(line) });
     const core = await newCore(new MemoryClusterHub(), 'solo', 50, logger);
-    const token = await tokenFor('window-full');
-    const extension = await authenticatedExtension(core, token);
-    const client = await authenticatedClient(core, token);
-    speaksOnAttach(extension, 300);
-    send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+    const client = await connectToSpeakingBrowser(core, core, 'window-full', 300);
     await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
     const heard = client.peer.take();
     assert.deepEqual(connectWindowLabels(heard.slice(0, 2)), ['answer ok', 'status']);
