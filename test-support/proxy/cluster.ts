@@ -115,6 +115,20 @@ export async function browserAndClient(
   user: string,
   browserName = `Chrome of ${user}`,
 ): Promise<BrowserAndClient> {
+  const pair = await browserListed(cluster, on, user, browserName);
+  // Right after Redis came back, the client's instance may still be reconnecting its publisher and
+  // refuses a connect as "unreachable", as it should: asked again, it connects.
+  await eventually(() => attach(pair.client, pair.extension.extensionId));
+  return pair;
+}
+
+/** The same, short of the `connect`: the client's instance lists the browser. */
+export async function browserListed(
+  cluster: TestCluster,
+  on: { browser: { url: string }; client: { url: string } },
+  user: string,
+  browserName = `Chrome of ${user}`,
+): Promise<BrowserAndClient> {
   const token = await tokenFor(user);
   const extension = cluster.track(await connectExtension(on.browser, token, browserName));
   const client = cluster.track(await connectMcp(on.client, token));
@@ -123,8 +137,5 @@ export async function browserAndClient(
     const listed = (reply.result as { extensions: Array<{ id: string }> }).extensions;
     return listed.some((entry) => entry.id === extension.extensionId) ? true : undefined;
   });
-  // Right after Redis came back, the client's instance may still be reconnecting its publisher and
-  // refuses a connect as "unreachable", as it should: asked again, it connects.
-  await eventually(() => attach(client, extension.extensionId));
   return { token, extension, client };
 }

@@ -7,43 +7,59 @@ type Reply = string | number | null | Reply[];
  * open: a node held down must not get the admin's slot while the admin reconnects.
  */
 class RespConnection {
-  private buffer = Buffer.alloc(0);
   private readonly waiting: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
 
   private constructor(private readonly socket: net.Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      for (;;) {
-        const parsed = parse(this.buffer, 0);
-        if (!parsed) return;
-        this.buffer = this.buffer.subarray(parsed.end);
-        const waiter = this.waiting.shift();
-        if (parsed.value instanceof Error) waiter?.reject(parsed.value);
-        else waiter?.resolve(parsed.value);
-      }
+    onReplies(socket, (value) => {
+      const waiter = this.waiting.shift();
+      if (value instanceof Error) waiter?.reject(value);
+      else waiter?.resolve(value);
     });
-    socket.on('error', () => undefined);
   }
 
-  static open(url: string): Promise<RespConnection> {
-    const { hostname, port } = new URL(url);
-    return new Promise((resolve, reject) => {
-      const socket = net.connect(Number(port || 6379), hostname, () => resolve(new RespConnection(socket)));
-      socket.once('error', reject);
-    });
+  static async open(url: string): Promise<RespConnection> {
+    return new RespConnection(await connectTo(url));
   }
 
   send(...args: string[]): Promise<Reply> {
-    const frame = `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.socket.write(frame);
+      this.socket.write(command(args));
     });
   }
 
   close(): void {
     this.socket.destroy();
   }
+}
+
+function connectTo(url: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port || 6379), hostname, () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** Calls `handle` with each reply (or pushed message) the socket brings, in order; `after` once per read. */
+function onReplies(socket: net.Socket, handle: (value: Reply | Error) => void, after?: () => void): void {
+  let buffer = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const parsed = parse(buffer, 0);
+      if (!parsed) break;
+      buffer = buffer.subarray(parsed.end);
+      handle(parsed.value);
+    }
+    after?.();
+  });
+  socket.on('error', () => undefined);
+}
+
+/** A command as RESP writes it. */
+function command(args: string[]): string {
+  return `*${args.length}\r\n${args.map((arg) => `$${Buffer.byteLength(arg)}\r\n${arg}\r\n`).join('')}`;
 }
 
 function parse(buffer: Buffer, start: number): { value: Reply | Error; end: number } | undefined {
@@ -147,3 +163,76 @@ export class RedisAdmin {
     return String(await this.connection.send(...args));
   }
 }
+
+/** An envelope a node was sent on the bus, with the node it was for. */
+export interface BusMessage {
+  to: string;
+  envelope: { t: string } & Record<string, unknown>;
+}
+
+/**
+ * Reads what goes over the bus to some nodes (SUBSCRIBE to their channels, `tabmcp:proxy:bus:<nodeId>`), as a node
+ * would: Redis hands it each message when it hands the node its copy, so a test can act on the moment one is sent.
+ */
+export class BusWatcher {
+  private readonly seen: BusMessage[] = [];
+  private readonly waiters = new Set<() => void>();
+  private subscribed = 0;
+
+  private constructor(private readonly socket: net.Socket) {
+    const read = (value: Reply | Error) => {
+      const [kind, channel, payload] = Array.isArray(value) ? value : [];
+      if (kind === 'subscribe') this.subscribed++;
+      if (kind !== 'message' || typeof channel !== 'string' || typeof payload !== 'string') return;
+      this.seen.push({ to: channel.slice(BUS_PREFIX.length), envelope: JSON.parse(payload) as BusMessage['envelope'] });
+    };
+    onReplies(socket, read, () => {
+      for (const waiter of this.waiters) waiter();
+    });
+  }
+
+  /** Subscribed to each node's channel once this resolves. */
+  static async open(url: string, nodeIds: string[]): Promise<BusWatcher> {
+    const socket = await connectTo(url);
+    const watcher = new BusWatcher(socket);
+    const channels = nodeIds.map((nodeId) => `${BUS_PREFIX}${nodeId}`);
+    socket.write(command(['SUBSCRIBE', ...channels]));
+    await watcher.until(() => watcher.subscribed >= channels.length, 5_000);
+    return watcher;
+  }
+
+  /** The first message (seen already or to come) that `matches`, or fails after `timeoutMs`. */
+  message(matches: (message: BusMessage) => boolean, timeoutMs = 5_000): Promise<BusMessage> {
+    let found: BusMessage | undefined;
+    return this.until(() => {
+      found = this.seen.find(matches);
+      return found !== undefined;
+    }, timeoutMs).then(() => found as BusMessage);
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+
+  private until(done: () => boolean, timeoutMs: number): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        if (!done()) return;
+        cleanup();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`no such bus message within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.waiters.delete(check);
+      };
+      this.waiters.add(check);
+    });
+  }
+}
+
+const BUS_PREFIX = 'tabmcp:proxy:bus:';

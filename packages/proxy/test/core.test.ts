@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { browserToken, eventually, SECRET, tokenFor } from '../../../test-support/proxy/fixtures';
 import {
+  createJsonLogger,
   createTokenVerifier,
   isReservedClientId,
+  type LeveledLogger,
   MemoryClusterHub,
   mapRequestId,
   type Peer,
@@ -38,13 +40,18 @@ afterEach(async () => {
   for (const core of cores.splice(0)) await core.close();
 });
 
-async function newCore(hub: MemoryClusterHub, nodeId: string, livenessIntervalMs = 50): Promise<ProxyCore> {
+async function newCore(
+  hub: MemoryClusterHub,
+  nodeId: string,
+  livenessIntervalMs = 50,
+  logger: LeveledLogger = silentLogger,
+): Promise<ProxyCore> {
   const core = new ProxyCore({
     nodeId,
     verifier: await createTokenVerifier({ secret: SECRET }),
     cluster: hub.node(),
     limits: resolveLimits({ callTimeoutMs: 1_000 }),
-    logger: silentLogger,
+    logger,
     livenessIntervalMs,
   });
   await core.start();
@@ -271,5 +278,77 @@ describe('core on two nodes sharing an in-memory cluster', () => {
     send(client.session, { id: 4, method: 'list_extensions' });
     const list = await eventually(() => client.peer.frames.find((frame) => frame.id === 4));
     assert.deepEqual(list.result, { extensions: [] });
+  });
+});
+
+/**
+ * A browser with no latency at all: the moment it hears it has a client (`status`), it sends `count` notifications,
+ * from inside the proxy's own send, so they meet the connect wherever it is.
+ */
+function speaksOnAttach(extension: { peer: FakePeer; session: Session }, count = 1): void {
+  const deliver = extension.peer.send.bind(extension.peer);
+  let spoken = false;
+  extension.peer.send = (frame: string) => {
+    deliver(frame);
+    const parsed = JSON.parse(frame) as Frame;
+    if (spoken || parsed.method !== 'status' || (parsed.params as { peer_count: number }).peer_count === 0) return;
+    spoken = true;
+    for (let n = 0; n < count; n++) send(extension.session, { method: 'tabmcp/waitingForPerson', params: { n } });
+  };
+}
+
+/** What the client heard of its connect (id 2), the `status` after it and the browser's notifications, in order. */
+function connectWindowLabels(frames: Frame[]): string[] {
+  return frames.map((frame) => (frame.id === 2 ? `answer ${frame.result ? 'ok' : 'error'}` : String(frame.method)));
+}
+
+/** A client that sends `connect` (id 2) to a browser that speaks on attach; the browser on `browserCore`. */
+async function connectToSpeakingBrowser(browserCore: ProxyCore, clientCore: ProxyCore, user: string, count = 1) {
+  const token = await tokenFor(user);
+  const extension = await authenticatedExtension(browserCore, token);
+  const client = await authenticatedClient(clientCore, token);
+  speaksOnAttach(extension, count);
+  send(client.session, { id: 2, method: 'connect', params: { extension_id: extension.extensionId } });
+  return client;
+}
+
+describe("a browser's notification in a client's connect window (decision 384)", () => {
+  it('on one node it reaches the client after the connect answer, not before', async () => {
+    const core = await newCore(new MemoryClusterHub(), 'solo');
+    const client = await connectToSpeakingBrowser(core, core, 'window-one');
+    await eventually(() => client.peer.frames.find((frame) => frame.method === 'tabmcp/waitingForPerson'));
+    assert.deepEqual(connectWindowLabels(client.peer.take()), ['answer ok', 'status', 'tabmcp/waitingForPerson']);
+  });
+
+  it('across nodes it is not lost while the link is being set', async () => {
+    const hub = new MemoryClusterHub();
+    const a = await newCore(hub, 'node-a');
+    const b = await newCore(hub, 'node-b');
+    const client = await connectToSpeakingBrowser(a, b, 'window-two');
+    await eventually(() => client.peer.frames.find((frame) => frame.method === 'status'));
+    const heard = await eventually(() => {
+      const labels = connectWindowLabels(client.peer.frames);
+      return labels.includes('tabmcp/waitingForPerson') ? labels : undefined;
+    }, 1_000);
+    assert.deepEqual(heard, ['answer ok', 'status', 'tabmcp/waitingForPerson']);
+  });
+
+  it('holds at most 256 notifications; the rest are dropped with a log line', async () => {
+    const lines: string[] = [];
+    const logger = createJsonLogger({ level: 'warn', write: (line) => lines.push(line) });
+    const core = await newCore(new MemoryClusterHub(), 'solo', 50, logger);
+    const client = await connectToSpeakingBrowser(core, core, 'window-full', 300);
+    await eventually(() => client.peer.frames.find((frame) => frame.id === 2));
+    const heard = client.peer.take();
+    assert.deepEqual(connectWindowLabels(heard.slice(0, 2)), ['answer ok', 'status']);
+    const numbers = heard.slice(2).map((frame) => (frame.params as { n: number }).n);
+    assert.deepEqual(numbers, [...Array(256).keys()]);
+    const dropped = lines
+      .map((line) => JSON.parse(line) as Frame)
+      .find((line) => line.event === 'mcp.connect_window_dropped');
+    assert.deepEqual(
+      { overflowed: dropped?.overflowed, delivered: dropped?.delivered },
+      { overflowed: 44, delivered: 256 },
+    );
   });
 });

@@ -260,8 +260,9 @@ export class ClusterProtocol {
       }
       case 'ext-notify':
         for (const connectionId of envelope.connectionIds) {
-          const session = this.routes.connection(connectionId);
-          if (session?.link?.nodeId === envelope.from) session.deliverNotification(envelope.method, envelope.params);
+          this.routes
+            .connection(connectionId)
+            ?.deliverNotification(connectionId, envelope.from, envelope.method, envelope.params);
         }
         return;
       case 'ended':

@@ -12,6 +12,7 @@ import type { ExtensionRecord } from '../cluster/cluster';
 import type { LeveledLogger } from '../log/logger';
 import { ConnectParams, HandshakeParams, McpClientFrame, NoParams } from '../wire/client-messages';
 import { decodeFrame, idOfFrame } from '../wire/decode';
+import { ConnectWindow } from './connect-window';
 import { isReservedClientId, mapRequestId, newConnectionId, newMcpClientId } from './id-mapping';
 import type { Limits } from './limits';
 import { errorFrame, errorFrameOf, localTimestamp, notificationFrame, resultFrame } from './outgoing';
@@ -42,6 +43,8 @@ type State = 'awaiting-handshake' | 'verifying' | 'ready' | 'closed';
 
 interface ConnectAttempt {
   connectionId: string;
+  /** What the browser sends the connection before the client has the answer (decision 384). */
+  window: ConnectWindow;
   /** Set when the extension vanished, or the client gave up, before the attach was confirmed. */
   abandoned?: 'ended' | 'cancelled';
 }
@@ -154,7 +157,10 @@ export class McpSession implements Session {
     this.backlog = [];
     if (this.handshakeTimer) clearTimeout(this.handshakeTimer);
     this.expiry.stop();
-    if (this.connecting) this.connecting.abandoned = 'cancelled';
+    if (this.connecting) {
+      this.connecting.abandoned = 'cancelled';
+      this.closeWindow(this.connecting, undefined);
+    }
     this.connecting = undefined;
     const link = this.link;
     if (link) {
@@ -191,8 +197,19 @@ export class McpSession implements Session {
     this.pending.settle(mappedId, outcome);
   }
 
-  deliverNotification(method: string, params: unknown): void {
-    this.send(notificationFrame(method, params));
+  /**
+   * A notification of the browser behind `connectionId`, from its node. Until the client has the answer to its
+   * `connect`, it waits in the connect window, so it comes after that answer, never before it and never lost.
+   */
+  deliverNotification(connectionId: string, fromNode: string, method: string, params: unknown): void {
+    const link = this.link;
+    if (link?.connectionId === connectionId && link.nodeId === fromNode) {
+      this.send(notificationFrame(method, params));
+      return;
+    }
+    if (this.connecting?.connectionId === connectionId) {
+      this.connecting.window.hold(fromNode, notificationFrame(method, params));
+    }
   }
 
   failCall(mappedId: string, code: number, message: string): void {
@@ -343,7 +360,7 @@ export class McpSession implements Session {
       return;
     }
     const extensionId = parsed.data.extension_id;
-    const attempt: ConnectAttempt = { connectionId: newConnectionId() };
+    const attempt: ConnectAttempt = { connectionId: newConnectionId(), window: new ConnectWindow() };
     this.connecting = attempt;
     // Registered before the attach completes, so an "extension ended" racing the confirmation is not lost.
     this.host.registerConnection(attempt.connectionId, this);
@@ -360,6 +377,7 @@ export class McpSession implements Session {
           this.host.detach(attempt.connectionId, extensionId, outcome.nodeId);
           const message = attempt.abandoned === 'ended' ? NOT_FOUND : 'Connect cancelled by disconnect';
           this.send(errorFrameOf(id, ErrorCode.ServerError, message));
+          this.closeWindow(attempt, undefined);
           return;
         }
         this.connecting = undefined;
@@ -379,6 +397,7 @@ export class McpSession implements Session {
         this.send(
           notificationFrame('status', { connected: true, peer_count: outcome.peerCount, timestamp: localTimestamp() }),
         );
+        this.closeWindow(attempt, outcome.nodeId);
         this.host.logger.info('mcp.connected', {
           mcp_client_id: this.mcpClientId,
           connection_id: attempt.connectionId,
@@ -391,8 +410,24 @@ export class McpSession implements Session {
         this.host.unregisterConnection(attempt.connectionId);
         const failure = error instanceof ProtocolError ? error : new ProtocolError(ErrorCode.ServerError, NOT_FOUND);
         this.send(errorFrameOf(id, failure.code, failure.message));
+        this.closeWindow(attempt, undefined);
       },
     );
+  }
+
+  /**
+   * Sends what the window held, behind the connect's answer (`nodeId`: the node the connection was attached through;
+   * undefined when the connect failed). What it could not deliver is logged, never dropped silently.
+   */
+  private closeWindow(attempt: ConnectAttempt, nodeId: string | undefined): void {
+    const { frames, outcome } = attempt.window.close(nodeId);
+    for (const frame of frames) this.send(frame);
+    if (outcome.overflowed === 0 && outcome.discarded === 0) return;
+    this.host.logger.warn('mcp.connect_window_dropped', {
+      mcp_client_id: this.mcpClientId,
+      connection_id: attempt.connectionId,
+      ...outcome,
+    });
   }
 
   private disconnect(id: JsonRpcId, params: unknown): void {

@@ -332,8 +332,9 @@ export class ProxyCore implements McpSessionHost, ExtensionSessionHost {
   routeNotification(session: ExtensionSession, method: string, params: unknown): void {
     const remote = new Map<string, string[]>();
     for (const [connectionId, client] of session.attached) {
-      if (client.nodeId === this.nodeId) this.connections.get(connectionId)?.deliverNotification(method, params);
-      else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
+      if (client.nodeId === this.nodeId) {
+        this.connections.get(connectionId)?.deliverNotification(connectionId, this.nodeId, method, params);
+      } else remote.set(client.nodeId, [...(remote.get(client.nodeId) ?? []), connectionId]);
     }
     for (const [nodeId, connectionIds] of remote) this.peers.notify(nodeId, connectionIds, method, params);
   }
