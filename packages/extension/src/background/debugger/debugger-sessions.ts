@@ -143,8 +143,10 @@ export class DebuggerSessions {
     await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
     if (!resize || heightBefore === undefined) return;
     // The call that attached measures the page next: it does so in the window the bar leaves (debugging-bar.ts).
+    const started = Date.now();
     try {
-      await this.#bar.arrival(tabId, heightBefore, resize.heard);
+      const came = await this.#bar.arrival(tabId, heightBefore, resize.heard);
+      this.log('debugger.bar', { tabId, came, waitedMs: Date.now() - started });
     } finally {
       resize.stop();
     }

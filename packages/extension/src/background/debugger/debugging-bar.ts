@@ -43,11 +43,11 @@ export class DebuggingBar {
   /**
    * After the attach: resolves once the tab's window changed height from `before` (the browser's own `resized`,
    * Page.frameResized, or the tab's height read again, for a bar that came before Page events were heard), or
-   * after BAR_WAIT_MS.
+   * after BAR_WAIT_MS. True when it came.
    */
-  async arrival(tabId: number, before: number, resized: Promise<void>): Promise<void> {
+  async arrival(tabId: number, before: number, resized: Promise<void>): Promise<boolean> {
     const now = await chrome.tabs.get(tabId).catch(() => undefined);
-    if (!now) return;
+    if (!now) return false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const came =
       now.height !== before ||
@@ -60,5 +60,6 @@ export class DebuggingBar {
     clearTimeout(timer);
     if (came) this.#seen = true;
     else if (!this.#seen) this.#absent = true;
+    return came;
   }
 }
