@@ -19,7 +19,12 @@ export async function evaluateIn<T>(stderr: () => string, urlPart: string, expre
  */
 export async function evaluateInWorker<T>(stderr: () => string, expression: string): Promise<T> {
   const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
-  return evaluateOnPort<T>(await devtoolsPortOf(profileDir, 10_000), 'chrome-extension://', expression, 'service_worker');
+  return evaluateOnPort<T>(
+    await devtoolsPortOf(profileDir, 10_000),
+    'chrome-extension://',
+    expression,
+    'service_worker',
+  );
 }
 
 /** The same, in a browser whose DevTools port is known (one the caller launched). */

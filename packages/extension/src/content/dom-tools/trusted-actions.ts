@@ -224,12 +224,39 @@ export async function dragTo(
     pointOf(target);
     const source = reach(element);
     if (!source.reached) throw new Error(`${source.why}; nothing was dragged`);
-    const from = source.at;
     const to = pointOf(target, false);
     if (!to) throw new Error('the drop target has no box on the screen');
-    const dragged = await sendTrusted({ op: 'drag', from, to });
-    if (!dragged.done) throw new Error(`the drag could not be made: ${dragged.reason}`);
+    const watch = watchPress(source.on);
+    let landing: Landing;
+    try {
+      const dragged = await sendTrusted({ op: 'drag', from: source.at, to });
+      if (!dragged.done) throw new Error(`the drag could not be made: ${dragged.reason}`);
+      landing = watch.landing();
+    } finally {
+      watch.stop();
+    }
+    assertDragLanded(landing, element, target);
   });
+}
+
+/**
+ * A drag whose press or release the window's change of size sent past its edge (press-landing.ts) is said so,
+ * never `done`: it is not made again, as the page may have acted on part of it.
+ */
+function assertDragLanded(landing: Landing, source: Element, target: Element): void {
+  const what = describeElement(source);
+  if (landing.on === 'outside the window')
+    throw new Error(
+      `the window changed size as ${what} was pressed to drag it: the press landed past its edge, and nothing was dragged`,
+    );
+  if (landing.on === 'elsewhere')
+    throw new Error(
+      `${describeElement(landing.what)} was where ${what} had been as the drag started (the page moved): it got the press`,
+    );
+  if (landing.on === 'released past the edge')
+    throw new Error(
+      `the window changed size during the drag: ${what} was released past its edge, not on ${describeElement(target)}`,
+    );
 }
 
 export async function uploadFile(
