@@ -55,9 +55,9 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
       await followTo(aim, 'as the pointer arrived; nothing was pressed');
       let landing = await press(aim, count);
       if (landing.on === 'outside the window') {
-        // The window changed size between the aim and the press (Chrome's debugging bar, shown as the call
-        // attached the debugger): the press went past the window's edge, to the page's root, and no control
-        // got it. The control is aimed at where it is now and pressed there, once more at most.
+        // The window changed size between the aim and the press (Chrome's debugging bar where the attach's wait for
+        // it, background/debugger/debugging-bar.ts, did not expect it; the person resizing the window): the press went
+        // past the window's edge, to the page's root, and no control got it. The control is aimed at where it is now and pressed there, once more at most.
         await followTo(aim, 'after the window changed size; nothing was pressed');
         landing = await press(aim, count);
       }
