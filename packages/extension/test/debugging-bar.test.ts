@@ -13,6 +13,8 @@ function fakeChrome() {
   const noEvent = { addListener: () => {} };
   const browser = {
     height: 713,
+    /** A dialog blocks the page: it does not answer Page.enable. */
+    blocked: false,
     resize(tabId: number, height: number) {
       browser.height = height;
       for (const listener of listeners) listener({ tabId }, 'Page.frameResized', {});
@@ -21,7 +23,8 @@ function fakeChrome() {
   (globalThis as { chrome?: unknown }).chrome = {
     debugger: {
       attach: async () => {},
-      sendCommand: async () => ({}),
+      sendCommand: (_target: unknown, method: string) =>
+        browser.blocked && method === 'Page.enable' ? new Promise(() => {}) : Promise.resolve({}),
       detach: async () => {},
       onDetach: noEvent,
       onEvent: { addListener: (listener: EventListener) => listeners.push(listener) },
@@ -105,6 +108,20 @@ describe('an attach waits for the debugging bar it brings', () => {
     await turns();
     mock.timers.tick(5_000);
     assert.equal(await settled(sessions.attach(8)), true, 'not waited for again');
+  });
+
+  it('a page a dialog blocks is not waited for, and teaches nothing about the bar', async () => {
+    const sessions = new DebuggerSessions();
+    browser.blocked = true;
+    const blocked = sessions.attach(7);
+    await turns();
+    mock.timers.tick(1_000);
+    assert.equal(await settled(blocked), true, 'after Page.enable’s own bound only');
+    mock.timers.tick(15_000);
+    await turns();
+    mock.timers.tick(5_000);
+    browser.blocked = false;
+    assert.equal(await settled(sessions.attach(8)), false, 'the bar is still waited for');
   });
 
   it('a bar seen once is waited for again after a wait that ran out', async () => {

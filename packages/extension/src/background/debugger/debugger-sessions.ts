@@ -140,8 +140,12 @@ export class DebuggerSessions {
       },
       () => false,
     );
-    await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
-    if (!resize || heightBefore === undefined) return;
+    const heard = await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
+    // A page that did not answer (a dialog blocks it) is measured by no call, and would not tell of its resize.
+    if (!resize || heightBefore === undefined || !heard) {
+      resize?.stop();
+      return;
+    }
     // The call that attached measures the page next: it does so in the window the bar leaves (debugging-bar.ts).
     const started = Date.now();
     try {
