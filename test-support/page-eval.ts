@@ -13,10 +13,7 @@ export async function evaluateIn<T>(stderr: () => string, urlPart: string, expre
   return evaluateOnPort<T>(await devtoolsPortOf(profileDir, 10_000), urlPart, expression);
 }
 
-/**
- * Evaluates in the extension's background worker, as the test's stand-in for what the browser does to it by
- * itself (a session detached when idle).
- */
+/** Evaluates in the extension's background worker (a setting the options page would make, for one). */
 export async function evaluateInWorker<T>(stderr: () => string, expression: string): Promise<T> {
   const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
   return evaluateOnPort<T>(
