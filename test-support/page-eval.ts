@@ -13,15 +13,26 @@ export async function evaluateIn<T>(stderr: () => string, urlPart: string, expre
   return evaluateOnPort<T>(await devtoolsPortOf(profileDir, 10_000), urlPart, expression);
 }
 
+/** Evaluates in the extension's background worker (a setting the options page would make, for one). */
+export async function evaluateInWorker<T>(stderr: () => string, expression: string): Promise<T> {
+  const profileDir = await waitFor(() => /"profileDir":"([^"]+)"/.exec(stderr())?.[1], 10_000, 'the browser profile');
+  return evaluateOnPort<T>(
+    await devtoolsPortOf(profileDir, 10_000),
+    'chrome-extension://',
+    expression,
+    'service_worker',
+  );
+}
+
 /** The same, in a browser whose DevTools port is known (one the caller launched). */
-export async function evaluateOnPort<T>(port: string, urlPart: string, expression: string): Promise<T> {
+export async function evaluateOnPort<T>(port: string, urlPart: string, expression: string, type = 'page'): Promise<T> {
   const target = await waitFor(
     async () => {
       const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as Target[];
-      return targets.find((candidate) => candidate.type === 'page' && candidate.url.includes(urlPart));
+      return targets.find((candidate) => candidate.type === type && candidate.url.includes(urlPart));
     },
     10_000,
-    `a page at ${urlPart}`,
+    `a ${type} at ${urlPart}`,
   );
   const socket = new WebSocket(target.webSocketDebuggerUrl);
   try {

@@ -16,7 +16,8 @@ function fakeChrome() {
       onDetach: noEvent,
       onEvent: noEvent,
     },
-    tabs: { onRemoved: noEvent },
+    // A tab its window does not show: no debugging bar is waited for (debugging-bar.test.ts).
+    tabs: { onRemoved: noEvent, get: async () => ({ active: false }) },
   };
   return { detached };
 }

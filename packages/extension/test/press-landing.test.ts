@@ -14,6 +14,7 @@ const PAGE = `<!doctype html><body style="margin:0">
   <div id="other" style="height:100px">Other text</div>
   <button id="target" style="height:40px"><span>Save</span></button>
   <label for="box" id="caption">Remember me</label><input type="checkbox" id="box">
+  <div id="region" style="height:60px;overflow:auto"><p id="line" style="height:200px;margin:0">Log</p></div>
 </body>`;
 
 describe('where a press landed', () => {
@@ -36,15 +37,23 @@ describe('where a press landed', () => {
   after(() => harness?.close());
 
   type Watch = { landing(): { on: string; what?: Element }; stop(): void };
-  /** Starts a watch on `#id` (kept on the page as `__watch`). */
-  const watch = (id: string) =>
-    page.evaluate((id) => {
-      const global = globalThis as unknown as {
-        __pressLanding: { watchPress(target: Element): Watch };
-        __watch?: Watch;
-      };
-      global.__watch = global.__pressLanding.watchPress(document.getElementById(id) as Element);
-    }, id);
+  /** Starts a watch on `#id` (kept on the page as `__watch`): of a press, or of a wheel turn. */
+  const watch = (id: string, of: 'press' | 'wheel' = 'press') =>
+    page.evaluate(
+      ([id, of]) => {
+        const global = globalThis as unknown as {
+          __pressLanding: {
+            watchPress(target: Element): Watch;
+            watchWheel(region: Element, wholePage: boolean): Watch;
+          };
+          __watch?: Watch;
+        };
+        const element = document.getElementById(id) as Element;
+        global.__watch =
+          of === 'wheel' ? global.__pressLanding.watchWheel(element, false) : global.__pressLanding.watchPress(element);
+      },
+      [id, of] as const,
+    );
   /** Stops the watch and says what it heard: the landing, and the id (else the tag) of what it names. */
   const landed = () =>
     page.evaluate(() => {
@@ -94,6 +103,30 @@ describe('where a press landed', () => {
     await page.mouse.move(x, height + 20);
     await page.mouse.up();
     assert.deepEqual(await landed(), { on: 'released past the edge', what: undefined });
+  });
+
+  it('a wheel turn over the region, over its content, or elsewhere (named)', async () => {
+    const wheelAt = async (id: string) => {
+      const { x, y } = await centre(id);
+      await watch('region', 'wheel');
+      await page.mouse.move(x, y);
+      await page.mouse.wheel(0, 40);
+      // The wheel event is dispatched before the browser answers the next input command's round trip.
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      return landed();
+    };
+    // The region's middle is its content (#line): inside it.
+    assert.deepEqual(await wheelAt('region'), { on: 'target', what: undefined });
+    assert.deepEqual(await wheelAt('other'), { on: 'elsewhere', what: 'other' });
+  });
+
+  it('a wheel turn past the window’s edge reaches no element: unheard', async () => {
+    const height = await page.evaluate(() => innerHeight);
+    await watch('region', 'wheel');
+    await page.mouse.move(50, height + 20);
+    await page.mouse.wheel(0, 40);
+    await page.evaluate(() => new Promise(requestAnimationFrame));
+    assert.deepEqual(await landed(), { on: 'unheard', what: undefined });
   });
 
   it('a press it did not hear (none made) is unheard, not a miss', async () => {

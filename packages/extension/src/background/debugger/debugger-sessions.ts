@@ -1,4 +1,5 @@
 import { ErrorCode, errorMessage, type Logger, ProtocolError, withTimeout } from '@tabmcp/protocol';
+import { DebuggingBar } from './debugging-bar';
 
 const PROTOCOL_VERSION = '1.3';
 /**
@@ -28,6 +29,7 @@ export class DebuggerSessions {
   readonly #detachListeners = new Set<DetachListener>();
   /** Tabs whose Page domain answered its enable: every dialog that opens there from now on is reported. */
   readonly #hearing = new Set<number>();
+  readonly #bar = new DebuggingBar();
 
   constructor(private readonly log: Logger = () => {}) {
     chrome.debugger.onDetach.addListener((source, reason) => {
@@ -103,37 +105,66 @@ export class DebuggerSessions {
   attach(tabId: number): Promise<void> {
     let attaching = this.#attaching.get(tabId);
     if (!attaching) {
-      attaching = chrome.debugger
-        .attach({ tabId }, PROTOCOL_VERSION)
-        .catch((error: unknown) => {
-          const message = errorMessage(error);
-          // A worker restart forgets that it had attached; the tab still is.
-          if (/already attached/i.test(message)) return;
-          this.#attaching.delete(tabId);
-          throw new ProtocolError(
-            /no tab/i.test(message) ? ErrorCode.TabNotFound : ErrorCode.ServerError,
-            `Cannot debug tab ${tabId}: ${message}`,
-          );
-        })
-        .then(async () => {
-          this.log('debugger.attached', { tabId });
-          // Page events are how dialogs are heard, and only a dialog that opens after this is
-          // answerable (Page.handleJavaScriptDialog knows no dialog opened before: docs/decisions.md).
-          // A page already blocked by one never answers it, hence the bound.
-          const enabled = chrome.debugger.sendCommand({ tabId }, 'Page.enable').then(
-            () => {
-              // Late too: once the dialog that held it closes, later dialogs are heard.
-              if (this.#attaching.has(tabId)) this.#hearing.add(tabId);
-              return true;
-            },
-            () => false,
-          );
-          await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
-        });
+      attaching = this.#attachNew(tabId, this.#attaching.size > 0);
       this.#attaching.set(tabId, attaching);
       this.#touch(tabId);
     }
     return attaching;
+  }
+
+  async #attachNew(tabId: number, othersAttached: boolean): Promise<void> {
+    const heightBefore = await this.#bar.heightBefore(tabId, othersAttached);
+    const fresh = await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION).then(
+      () => true,
+      (error: unknown) => {
+        const message = errorMessage(error);
+        // A worker restart forgets that it had attached; the tab still is (and the bar is shown).
+        if (/already attached/i.test(message)) return false;
+        this.#attaching.delete(tabId);
+        throw new ProtocolError(
+          /no tab/i.test(message) ? ErrorCode.TabNotFound : ErrorCode.ServerError,
+          `Cannot debug tab ${tabId}: ${message}`,
+        );
+      },
+    );
+    this.log('debugger.attached', { tabId });
+    const resize = fresh && heightBefore !== undefined ? this.#nextResize(tabId) : undefined;
+    // Page events are how dialogs are heard, and only a dialog that opens after this is
+    // answerable (Page.handleJavaScriptDialog knows no dialog opened before: docs/decisions.md).
+    // A page already blocked by one never answers it, hence the bound.
+    const enabled = chrome.debugger.sendCommand({ tabId }, 'Page.enable').then(
+      () => {
+        // Late too: once the dialog that held it closes, later dialogs are heard.
+        if (this.#attaching.has(tabId)) this.#hearing.add(tabId);
+        return true;
+      },
+      () => false,
+    );
+    const heard = await withTimeout(enabled, { timeoutMs: PAGE_ENABLE_TIMEOUT_MS, onTimeout: () => false });
+    // A page that did not answer (a dialog blocks it) is measured by no call, and would not tell of its resize.
+    if (!resize || heightBefore === undefined || !heard) {
+      resize?.stop();
+      return;
+    }
+    // The call that attached measures the page next: it does so in the window the bar leaves (debugging-bar.ts).
+    const started = Date.now();
+    try {
+      const came = await this.#bar.arrival(tabId, heightBefore, resize.heard);
+      this.log('debugger.bar', { tabId, came, waitedMs: Date.now() - started });
+    } finally {
+      resize.stop();
+    }
+  }
+
+  /** The tab's next Page.frameResized (the Page domain is enabled on attach). */
+  #nextResize(tabId: number): { heard: Promise<void>; stop(): void } {
+    let stop = () => {};
+    const heard = new Promise<void>((resolve) => {
+      stop = this.onEvent((eventTab, method) => {
+        if (eventTab === tabId && method === 'Page.frameResized') resolve();
+      });
+    });
+    return { heard, stop };
   }
 
   /**
@@ -169,7 +200,7 @@ export class DebuggerSessions {
     clearTimeout(this.#idleTimers.get(tabId));
     this.#idleTimers.delete(tabId);
     this.#lastUsed.delete(tabId);
-    this.#attaching.delete(tabId);
+    if (this.#attaching.delete(tabId) && this.#attaching.size === 0) this.#bar.lastSessionEnded();
     this.#holds.delete(tabId);
     this.#hearing.delete(tabId);
   }

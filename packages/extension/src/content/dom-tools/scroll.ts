@@ -1,6 +1,8 @@
 import { MAX_SCROLL_PAGES, ownPageTool, SCROLL_DIRECTIONS } from '@tabmcp/protocol/light';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
+import { describeElement } from './elements';
 import { reach } from './hit-test';
+import { type WheelLanding, watchWheel } from './press-landing';
 import { sendTrusted } from './trusted';
 
 /**
@@ -52,30 +54,52 @@ export function scrollTool(name: string, context: ToolContext): DomTool {
 }
 
 async function wheel(region: Element, vertical: boolean, delta: number): Promise<void> {
-  const over = region === pageScroller() ? undefined : reach(region, false);
+  const wholePage = region === pageScroller();
+  const over = wholePage ? undefined : reach(region, false);
   const at = over?.reached ? over.at : { x: innerWidth / 2, y: innerHeight / 2 };
   // The browser scrolls a frame after the wheel turn: its scroll event is waited for, so the page's
   // own scroll code has rendered what came into view before the change report is taken.
   const scrolled = scrollEvent(region);
-  const outcome = await sendTrusted({
-    op: 'scroll',
-    at,
-    deltaX: vertical ? 0 : delta,
-    deltaY: vertical ? delta : 0,
-  });
-  if (outcome.done) {
-    await scrolled.wait();
-    return;
+  const watch = watchWheel(region, wholePage);
+  try {
+    const outcome = await sendTrusted({
+      op: 'scroll',
+      at,
+      deltaX: vertical ? 0 : delta,
+      deltaY: vertical ? delta : 0,
+    });
+    if (outcome.done) {
+      if (!(await scrolled.wait())) assertWheelLanded(watch.landing(), region);
+      return;
+    }
+    scrolled.stop();
+    if (outcome.sent) throw new Error(`the wheel could not be turned (${outcome.reason}); it was not turned again`);
+    region.scrollBy({ top: vertical ? delta : 0, left: vertical ? 0 : delta });
+  } finally {
+    watch.stop();
   }
-  scrolled.stop();
-  if (outcome.sent) throw new Error(`the wheel could not be turned (${outcome.reason}); it was not turned again`);
-  region.scrollBy({ top: vertical ? delta : 0, left: vertical ? 0 : delta });
+}
+
+/**
+ * Nothing scrolled: a turn over the region at its end is no error, one that went elsewhere is (press-landing.ts),
+ * as the window got shorter between the aim and the turn (Chrome's debugging bar) or the page moved.
+ */
+function assertWheelLanded(landing: WheelLanding, region: Element): void {
+  if (landing.on === 'elsewhere')
+    throw new Error(
+      `the wheel turned over ${describeElement(landing.what)}, not over ${describeElement(region)}: nothing scrolled, and it was not turned again`,
+    );
+  if (landing.on === 'unheard')
+    throw new Error(
+      "the wheel turn was heard nowhere in the page and nothing scrolled (its point was past the window's edge, if the window got shorter since it was aimed); it was not turned again",
+    );
 }
 
 /** How long a wheel turn's scroll is waited for: a region already at its end never scrolls. */
 const SCROLL_WAIT_MS = 500;
 
-function scrollEvent(region: Element): { wait(): Promise<void>; stop(): void } {
+/** The region's next scroll event; `wait` says whether one came. */
+function scrollEvent(region: Element): { wait(): Promise<boolean>; stop(): void } {
   const target: EventTarget = region === pageScroller() ? window : region;
   let heard = false;
   let resolve: () => void = () => {};
@@ -88,13 +112,13 @@ function scrollEvent(region: Element): { wait(): Promise<void>; stop(): void } {
   return {
     stop,
     wait: () =>
-      new Promise<void>((done) => {
+      new Promise<boolean>((done) => {
         const timer = setTimeout(finish, SCROLL_WAIT_MS);
         function finish() {
           clearTimeout(timer);
           stop();
           // One frame more: a scroll handler that renders on the next frame (react-window) has run.
-          requestAnimationFrame(() => done());
+          requestAnimationFrame(() => done(heard));
         }
         resolve = finish;
         if (heard) finish();

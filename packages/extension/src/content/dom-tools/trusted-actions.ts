@@ -55,9 +55,9 @@ export async function pointerClick(aim: Aim & { reached: true }, count: 1 | 2): 
       await followTo(aim, 'as the pointer arrived; nothing was pressed');
       let landing = await press(aim, count);
       if (landing.on === 'outside the window') {
-        // The window changed size between the aim and the press (Chrome's debugging bar, shown as the call
-        // attached the debugger): the press went past the window's edge, to the page's root, and no control
-        // got it. The control is aimed at where it is now and pressed there, once more at most.
+        // The window changed size between the aim and the press (Chrome's debugging bar where the attach's wait for
+        // it, background/debugger/debugging-bar.ts, did not expect it; the person resizing the window): the press went
+        // past the window's edge, to the page's root, and no control got it. The control is aimed at where it is now and pressed there, once more at most.
         await followTo(aim, 'after the window changed size; nothing was pressed');
         landing = await press(aim, count);
       }
@@ -224,12 +224,39 @@ export async function dragTo(
     pointOf(target);
     const source = reach(element);
     if (!source.reached) throw new Error(`${source.why}; nothing was dragged`);
-    const from = source.at;
     const to = pointOf(target, false);
     if (!to) throw new Error('the drop target has no box on the screen');
-    const dragged = await sendTrusted({ op: 'drag', from, to });
-    if (!dragged.done) throw new Error(`the drag could not be made: ${dragged.reason}`);
+    const watch = watchPress(source.on);
+    let landing: Landing;
+    try {
+      const dragged = await sendTrusted({ op: 'drag', from: source.at, to });
+      if (!dragged.done) throw new Error(`the drag could not be made: ${dragged.reason}`);
+      landing = watch.landing();
+    } finally {
+      watch.stop();
+    }
+    assertDragLanded(landing, element, target);
   });
+}
+
+/**
+ * A drag whose press or release the window's change of size sent past its edge (press-landing.ts) is said so,
+ * never `done`: it is not made again, as the page may have acted on part of it.
+ */
+function assertDragLanded(landing: Landing, source: Element, target: Element): void {
+  const what = describeElement(source);
+  if (landing.on === 'outside the window')
+    throw new Error(
+      `the window changed size as ${what} was pressed to drag it: the press landed past its edge, and nothing was dragged`,
+    );
+  if (landing.on === 'elsewhere')
+    throw new Error(
+      `${describeElement(landing.what)} was where ${what} had been as the drag started (the page moved): it got the press`,
+    );
+  if (landing.on === 'released past the edge')
+    throw new Error(
+      `the window changed size during the drag: ${what} was released past its edge, not on ${describeElement(target)}`,
+    );
 }
 
 export async function uploadFile(
