@@ -88,6 +88,16 @@ describe('ARIA patterns the page read must keep', () => {
     assert.match(answer.text, /project-1\.docx/, 'the group it opened is in the answer');
   });
 
+  it('a clickable box with no role is named by the words a person reads, not by an icon part labelled inside it', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><div class="select" tabindex="0" style="cursor: pointer">Choose a country
+      <div role="img" aria-label="loading" style="display: inline-block; width: 14px; height: 14px"></div></div>
+      <div role="option" aria-selected="false" tabindex="-1"><span role="img" aria-label="favorite">★</span> Learn archery</div></main>`);
+    const { content } = await harness.derive(page);
+    assert.match(content, /\[clickable "Choose a country" [a-z]\d+\]/, content);
+    assert.match(content, /\[option "favorite Learn archery"/, 'an option is named from its content, parts by their labels');
+  });
+
   it('a details summary says whether its details are open, as its triangle does', async () => {
     const page = await harness.page();
     await page.setContent(`<main><details><summary>Shipping terms</summary>Ships in 3 days.</details></main>`);

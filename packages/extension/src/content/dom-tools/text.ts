@@ -204,8 +204,19 @@ function givesNoNameFromContent(element: Element): boolean {
  * drawing by its `<title>`.
  */
 function nameFromContent(element: Element, max = 200): string {
-  return textWithin(element, max, true);
+  return textWithin(element, max, true, hasARole(element));
 }
+
+/**
+ * A clickable box with no role of its own gets no name from Chromium; tabmcp names it by what a person reads of
+ * it, so a part's `aria-label` (naive-ui's arrow, labelled "loading") is no part of that name.
+ */
+function hasARole(element: Element): boolean {
+  const role = element.getAttribute('role')?.trim();
+  if (role) return role !== 'presentation' && role !== 'none';
+  return ROLE_TAGS.has(element.tagName);
+}
+const ROLE_TAGS = new Set(['A', 'BUTTON', 'SUMMARY', 'TD', 'TH', 'OPTION']);
 
 /** A part's own name where it replaces its content in an ancestor's name (accname 2C, 2D). */
 function partName(node: Element): string | undefined {
@@ -215,7 +226,7 @@ function partName(node: Element): string | undefined {
   return undefined;
 }
 
-function textWithin(element: Element, max: number, asName: boolean): string {
+function textWithin(element: Element, max: number, asName: boolean, partsByName = asName): string {
   const parts: string[] = [];
   let length = 0;
   const visit = (node: Node) => {
@@ -231,7 +242,7 @@ function textWithin(element: Element, max: number, asName: boolean): string {
     if (!isElement(node)) return;
     const part = asName && node !== element;
     if (part && (givesNoNameFromContent(node) || !isShown(node))) return;
-    const named = part ? partName(node) : undefined;
+    const named = part && partsByName ? partName(node) : undefined;
     if (named !== undefined) {
       parts.push(` ${named} `);
       return;
