@@ -110,7 +110,9 @@ function isRovingMember(element: Element): boolean {
 export function roleOf(element: Element): string {
   const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0];
   if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
-  if (isTag(element, 'input')) return INPUT_ROLES[element.type] ?? 'textbox';
+  // HTML-AAM: a number field is a spin button (its arrows and keys step it), yet it takes typed text.
+  if (isTag(element, 'input'))
+    return INPUT_ROLES[element.type] ?? (element.type === 'number' ? 'spinbutton' : 'textbox');
   if (isTag(element, 'select')) return element.multiple || element.size > 1 ? 'listbox' : 'combobox';
   if (isTag(element, 'a')) return element.hasAttribute('href') ? 'link' : 'clickable';
   const native = NATIVE_ROLES[element.tagName];
@@ -125,12 +127,17 @@ export function isCheckable(element: Element): boolean {
   return CHECKABLE_ROLES.has(roleOf(element));
 }
 
+/** An `<input>` that takes typed text (a number field among them): not a box, a button, a slider or a picker. */
+export function isTypedInput(element: Element): element is HTMLInputElement {
+  return isTag(element, 'input') && INPUT_ROLES[element.type] === undefined;
+}
+
 /**
  * A field that takes typed text: text-like inputs (an editable combobox or search box among them,
  * whatever its ARIA role), textareas, contenteditable roots, ARIA textboxes.
  */
 export function isTextField(element: Element): boolean {
-  if (isTag(element, 'input')) return INPUT_ROLES[element.type] === undefined && !element.readOnly;
+  if (isTag(element, 'input')) return isTypedInput(element) && !element.readOnly;
   if (isTag(element, 'textarea')) return !element.readOnly;
   const role = roleOf(element);
   return (
@@ -169,7 +176,8 @@ function shownValue(element: Element, max = 80): string | undefined {
   if (isTag(element, 'select')) {
     return clean([...element.selectedOptions].map((option) => option.label || option.text).join(', '), max);
   }
-  if ((element as HTMLElement).isContentEditable) return clean(element.textContent, max);
+  // innerText, as the readback reads it: an editor's lines are blocks or <br>s, which textContent runs together.
+  if ((element as HTMLElement).isContentEditable) return clean((element as HTMLElement).innerText, max);
   const aria = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
   return aria === null ? undefined : clean(aria, max);
 }
@@ -182,8 +190,7 @@ function flagsOf(element: Element, onHover: boolean): string[] {
   if (isDisabled(element)) flags.push('disabled');
   if (element.matches(':required') || element.getAttribute('aria-required') === 'true') flags.push('required');
   // Checkboxes and buttons match :read-only too; only a text field can be read-only to a person.
-  if (element.matches(':read-only') && (roleOf(element) === 'textbox' || isTag(element, 'textarea')))
-    flags.push('readonly');
+  if (element.matches(':read-only') && (isTypedInput(element) || isTag(element, 'textarea'))) flags.push('readonly');
   if (element.getAttribute('aria-invalid') === 'true' || element.matches(':user-invalid')) flags.push('invalid');
   if (element.getAttribute('aria-selected') === 'true') flags.push('selected');
   // A header's sort state, also on the sort button inside it (DataTables puts one there).

@@ -1,7 +1,7 @@
 import type { Tool } from '@tabmcp/protocol';
 import { composedContains, composedQueryAll, isTag } from './composed-tree';
 import { type DomTool, errorResult, type ToolContext } from './dom-tool';
-import { checkedState, isTextField, roleOf } from './elements';
+import { checkedState, isTextField, isTypedInput, roleOf } from './elements';
 import { fillText, selectOption, setChecked } from './input';
 import { clean, isVisible, labelOf, type NameRegistry, slug } from './text';
 
@@ -364,7 +364,7 @@ function single(control: Control, key: string, label: string): Field {
   return {
     key,
     controls: [control],
-    isText: roleOf(control) === 'textbox',
+    isText: roleOf(control) === 'textbox' || isTypedInput(control),
     required,
     schema,
     apply: (value) => {

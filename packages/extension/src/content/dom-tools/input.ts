@@ -1,5 +1,5 @@
 import { isTag } from './composed-tree';
-import { checkedState, roleOf } from './elements';
+import { checkedState, isTypedInput, roleOf } from './elements';
 
 /**
  * Input as a person makes it, in events frameworks listen to: React's value tracker, Vue's
@@ -122,7 +122,7 @@ function charCodeOf(key: string): number {
 
 /** What the browser does for an uncancelled Enter: submit a form implicitly, or activate a button or link. */
 function enterDefault(element: Element): void {
-  if (isTag(element, 'input') && roleOf(element) === 'textbox' && element.form) {
+  if (isTypedInput(element) && element.form) {
     const form = element.form;
     const submitter = [...form.elements].find(
       (candidate): candidate is HTMLButtonElement | HTMLInputElement =>
@@ -134,9 +134,7 @@ function enterDefault(element: Element): void {
       return;
     }
     // With no submit button, the browser submits only a form with a single field that blocks it.
-    const blocking = [...form.elements].filter(
-      (candidate) => isTag(candidate, 'input') && roleOf(candidate) === 'textbox',
-    );
+    const blocking = [...form.elements].filter((candidate) => isTypedInput(candidate));
     if (blocking.length === 1) form.requestSubmit();
     return;
   }
