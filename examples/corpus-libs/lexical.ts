@@ -4,8 +4,14 @@ import { registerPlainText } from '@lexical/plain-text';
 import { $createLineBreakNode, $createParagraphNode, $createTextNode, $getRoot, createEditor } from 'lexical';
 import { expose } from './shared';
 
+const root = document.getElementById('editor') as HTMLElement;
+// What Lexical's own ContentEditable component renders: a multi-line text box (named by the page's heading).
+root.setAttribute('role', 'textbox');
+root.setAttribute('aria-multiline', 'true');
+root.setAttribute('aria-labelledby', 'notes-heading');
+
 const editor = createEditor({ namespace: 'Notes', onError: (error) => console.error(error) });
-editor.setRootElement(document.getElementById('editor'));
+editor.setRootElement(root);
 registerPlainText(editor);
 
 // Two starting lines, as an app opening a saved note: plain text keeps lines as breaks in one paragraph.
