@@ -5,7 +5,8 @@
  * `cursor: pointer` tells (styled-controls.ts): they can click there. Only the outermost such element
  * counts: a pointer over an element inside it is over it too.
  */
-const CURSORS = new Set(['pointer', 'move', 'grab', 'grabbing']);
+/** The cursors that say "act here": a hand, or the move and grab cursors of what can be dragged. */
+export const CURSORS = new Set(['pointer', 'move', 'grab', 'grabbing']);
 /** Rules looked at per document or shadow root: a site's whole style sheet is not matched per read. */
 const MAX_SELECTORS = 60;
 /** Sibling combinators: hovering the element does not hover what the selector names beside it. */

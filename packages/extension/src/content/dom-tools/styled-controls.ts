@@ -7,9 +7,8 @@
  * cursor is inherited by everything inside, and a list item only when it holds no control of its
  * own (a menu's `<li>` around its link is read as the link).
  */
-import { pointerOnHover } from './hover-cursor';
+import { CURSORS, pointerOnHover } from './hover-cursor';
 
-const CURSORS = new Set(['pointer', 'move', 'grab', 'grabbing']);
 const INNER_CONTROL = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** Verdicts hold for one synchronous run (a derivation, a read), as visibility's do: asked once per element. */
