@@ -75,8 +75,9 @@ function landsOnInnerControl(element: Element, local: Point): boolean {
   const hit = hitIn(element.ownerDocument, local.x, local.y);
   // A label of it or its component's host is no control inside it.
   if (!hit || hit === element || !composedContains(element, hit)) return false;
-  for (let at: Element | null = hit; at && at !== element; at = composedParent(at))
+  for (let at: Element | null = hit; at && at !== element; at = composedParent(at)) {
     if (isInteractive(at)) return true;
+  }
   return false;
 }
 
