@@ -37,6 +37,15 @@ describe('act once, as a person does', () => {
     await scene.agent.call('close_tab', {});
   });
 
+  it('a row is clicked on its own text, not on the editable cell at its centre', async () => {
+    await open('/widgets/row-select.html');
+    const handle = await handleOf(/\[row ([a-z]\d+)\]/);
+    const answer = await scene.agent.call('act', { handle, action: 'click' });
+    assert.notEqual(answer.isError, true, textOf(answer));
+    assert.deepEqual(await state('/widgets/row-select', 'window.seen'), { selected: true, edited: false });
+    await scene.agent.call('close_tab', {});
+  });
+
   it('a control that acts only on trusted events is clicked once, for real', async () => {
     await open('/widgets/trusted-only.html');
     const handle = await handleOf(/\[clickable "Star this repository" ([a-z]\d+)\]/);

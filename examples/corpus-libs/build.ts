@@ -12,6 +12,9 @@ const pages: Record<string, string> = {
   'react-virtuoso': 'react-virtuoso.tsx',
   ace: 'ace.ts',
   'hello-pangea-dnd': 'hello-pangea-dnd.tsx',
+  // Stop 39: an editor framework and a tree data table.
+  lexical: 'lexical.ts',
+  tabulator: 'tabulator.ts',
 };
 
 /**
@@ -34,6 +37,7 @@ export async function buildCorpusLibraries(): Promise<void> {
         'prebuilt-themes',
         'azure-blue.css',
       ),
+      'tabulator-theme': join(here, '..', '..', 'node_modules', 'tabulator-tables', 'dist', 'css', 'tabulator.min.css'),
     },
     outdir: join(here, 'dist'),
     ...frameworkBuild(here),

@@ -74,4 +74,53 @@ export const npmLibraryTasks: CorpusTask[] = [
     `${state('columns')}?.Done?.includes('Write tests') === true`,
     `JSON.stringify(${state('columns')})`,
   ),
+  // Stop 39: Lexical, an editor framework (a contenteditable it reconciles itself, input through beforeinput).
+  custom(
+    page('lexical', 'lexical', 'write-line'),
+    'editor',
+    'write "Call Ada at 5" in the notes (in place of what they say)',
+    [{ act: 'fill', target: { role: 'textbox', name: 'Notes' }, value: 'Call Ada at 5' }],
+    `${state('text')} === 'Call Ada at 5'`,
+    state('text'),
+  ),
+  custom(
+    page('lexical', 'lexical', 'multi-line'),
+    'editor',
+    'replace the notes with three lines: "Shopping:", "Eggs", "Bread"',
+    [{ act: 'fill', target: { role: 'textbox', name: 'Notes' }, value: 'Shopping:\nEggs\nBread' }],
+    `${state('text')} === 'Shopping:\\nEggs\\nBread'`,
+    state('text'),
+  ),
+  // Stop 39: Tabulator, a data table with tree rows (opened by an unnamed toggle), sortable headers, an editable column.
+  custom(
+    page('tabulator-tables', 'tabulator', 'expand-select-ada'),
+    'treegrid',
+    "open the Engineering group and select Ada Lovelace's row",
+    [
+      // The toggle has no role nor name (a focusable box drawing "+"): tabmcp writes such a box `clickable`.
+      { act: 'click', target: { role: 'clickable', in: 'Engineering' } },
+      { act: 'click', target: { role: 'row', in: 'Ada Lovelace' } },
+    ],
+    `${state('selected')}?.includes('Ada Lovelace') === true`,
+    `JSON.stringify([${state('expanded')}, ${state('selected')}])`,
+  ),
+  custom(
+    page('tabulator-tables', 'tabulator', 'sort-age'),
+    'grid',
+    'sort the staff by age',
+    [{ act: 'click', target: { role: 'columnheader', name: 'Age' } }],
+    `${state('sortedBy')}?.[0]?.startsWith('age ') === true`,
+    `JSON.stringify(${state('sortedBy')})`,
+  ),
+  custom(
+    page('tabulator-tables', 'tabulator', 'edit-bob-age'),
+    'grid',
+    "change Bob Smith's age to 42",
+    [
+      { act: 'click', target: { name: '29', in: 'Bob Smith' } },
+      { act: 'fill', target: { role: 'spinbutton' }, value: '42', submit: true },
+    ],
+    `${state('ages')}?.['Bob Smith'] === 42`,
+    `JSON.stringify(${state('ages')})`,
+  ),
 ];

@@ -40,7 +40,7 @@ describe('DOM analysis: controls drawn only by their cursor, and text selection'
       // The entry's own <li> sets the cursor; the <div> inside only inherits it, and is no second control.
       /\[clickable "Canada" [a-z]\d+\]/,
       /\[link "Home" [a-z]\d+\]/,
-      /\[textbox "Letter" = "First paragraph\.Second paragraph\." [a-z]\d+\]/,
+      /\[textbox "Letter" = "First paragraph\. Second paragraph\." [a-z]\d+\]/,
     ])
       assert.match(text, line);
     assert.equal(text.match(/Canada/g)?.length, 1, text);

@@ -138,7 +138,7 @@ const TYPED_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
  * whatever its ARIA role), textareas, contenteditable roots, ARIA textboxes.
  */
 export function isTextField(element: Element): boolean {
-  if (isTag(element, 'input')) return INPUT_ROLES[element.type] === undefined && !element.readOnly;
+  if (isTag(element, 'input')) return isTypedInput(element) && !element.readOnly;
   if (isTag(element, 'textarea')) return !element.readOnly;
   const role = roleOf(element);
   return (
@@ -177,7 +177,8 @@ function shownValue(element: Element, max = 80): string | undefined {
   if (isTag(element, 'select')) {
     return clean([...element.selectedOptions].map((option) => option.label || option.text).join(', '), max);
   }
-  if ((element as HTMLElement).isContentEditable) return clean(element.textContent, max);
+  // innerText, as the readback reads it: an editor's lines are blocks or <br>s, which textContent runs together.
+  if ((element as HTMLElement).isContentEditable) return clean((element as HTMLElement).innerText, max);
   const aria = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
   return aria === null ? undefined : clean(aria, max);
 }

@@ -1,5 +1,5 @@
 import { composedContains, composedParent, shadowOf } from './composed-tree';
-import { describeElement } from './elements';
+import { describeElement, isInteractive } from './elements';
 import { isShown } from './text';
 
 /**
@@ -46,16 +46,39 @@ export function reach(element: Element, scroll = true): Reach {
   // Scrolled only when not wholly in view: a virtual list re-renders its rows on every scroll.
   if (scroll && !inView(shown)) (shown as HTMLElement).scrollIntoView?.({ block: 'center', inline: 'center' });
   let firstCover: Element | undefined;
+  let onInnerControl: Point | undefined;
   for (const local of candidatePoints(shown.getBoundingClientRect())) {
     const outcome = reachAt(shown, local);
     if (outcome === true) {
-      const offset = frameOffset(element.ownerDocument);
-      if (!offset) return { reached: false, why: `${describeElement(element)} is in a frame tabmcp cannot point into` };
-      return { reached: true, local, on: shown, at: { x: local.x + offset.x, y: local.y + offset.y } };
+      // A row's centre may be a cell's editor, a card's a button: a person clicks the row's own text.
+      if (!onInnerControl && landsOnInnerControl(shown, local)) {
+        onInnerControl = local;
+        continue;
+      }
+      return reachedAt(element, shown, local);
     }
     firstCover ??= outcome ?? undefined;
   }
+  // Every point of it is another control inside it: the first of them, as before.
+  if (onInnerControl) return reachedAt(element, shown, onInnerControl);
   return { reached: false, why: coveredSentence(element, firstCover) };
+}
+
+function reachedAt(element: Element, shown: Element, local: Point): Reach {
+  const offset = frameOffset(element.ownerDocument);
+  if (!offset) return { reached: false, why: `${describeElement(element)} is in a frame tabmcp cannot point into` };
+  return { reached: true, local, on: shown, at: { x: local.x + offset.x, y: local.y + offset.y } };
+}
+
+/** Whether the pointer at `local` lands on another control inside `element` (a click there acts on that one). */
+function landsOnInnerControl(element: Element, local: Point): boolean {
+  const hit = hitIn(element.ownerDocument, local.x, local.y);
+  // A label of it or its component's host is no control inside it.
+  if (!hit || hit === element || !composedContains(element, hit)) return false;
+  for (let at: Element | null = hit; at && at !== element; at = composedParent(at)) {
+    if (isInteractive(at)) return true;
+  }
+  return false;
 }
 
 function inView(element: Element): boolean {

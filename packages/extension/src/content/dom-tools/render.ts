@@ -272,8 +272,9 @@ class Walker {
     const line = LINE_ROLES.has(element.getAttribute('role') ?? '') ? '\n' : ' ';
     // A control with no name (an icon nobody labelled) tells an agent nothing: left out, its content kept.
     // A token written without its name (a field inside its own <label>) still has one: only a control
-    // with no accessible name at all is left out.
-    const nameless = NAMELESS.test(written) && !accessibleName(element).name;
+    // with no accessible name at all is left out. In a table's row it is kept where it sits: the row's
+    // text beside it says what it acts on (a tree grid's expand toggle before "Engineering").
+    const nameless = NAMELESS.test(written) && !accessibleName(element).name && !element.parentElement?.closest(ROW);
     if (container || !nameless) this.#out.push(`${line}${written}${link ? `(${link})` : ''}${line}`);
     if (!container) return true;
     this.children(element, onHover);
@@ -292,6 +293,7 @@ function endsWithWords(out: readonly string[], words: string): boolean {
 /** A token with a role, perhaps flags, and a handle only: `[button (collapsed) k1234]`. */
 const NAMELESS = new RegExp(`^\\[(button|link|clickable|menuitem|tab)( \\([^)]*\\))? ${HANDLE_PATTERN}\\]$`);
 const LINE_ROLES = new Set(['row', 'treeitem']);
+const ROW = 'tr, [role=row]';
 const BLOCK_CHILD = 'p, div, h1, h2, h3, h4, h5, h6, li, ul, ol, table, section, article';
 // A hidden input (a form value a component keeps beside its control) is no control a person sees.
 const NESTED_CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea';

@@ -7,7 +7,8 @@
  * cursor is inherited by everything inside, and a list item only when it holds no control of its
  * own (a menu's `<li>` around its link is read as the link).
  */
-const CURSORS = new Set(['pointer', 'move', 'grab', 'grabbing']);
+import { CURSORS, pointerOnHover } from './hover-cursor';
+
 const INNER_CONTROL = 'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])';
 
 /** Verdicts hold for one synchronous run (a derivation, a read), as visibility's do: asked once per element. */
@@ -15,6 +16,7 @@ let verdicts: WeakMap<Element, boolean> | undefined;
 
 export function isStyledControl(element: Element): boolean {
   if (element.getAttribute('draggable') === 'true') return true;
+  if (pointerOnHover(element)) return !wrapsOneControl(element);
   if (element.localName !== 'li' && element.getAttribute('tabindex') !== '-1') return false;
   if (!verdicts) {
     verdicts = new WeakMap();
@@ -39,4 +41,10 @@ function judge(element: Element): boolean {
   const parent = element.parentElement;
   if (parent !== null && getComputedStyle(parent).cursor === cursor) return false;
   return !item || element.querySelector(INNER_CONTROL) === null;
+}
+
+/** A box around one control that holds all its text (a menu's `<li>` around its link): the control is what a person clicks. */
+function wrapsOneControl(element: Element): boolean {
+  const inner = element.querySelector(INNER_CONTROL);
+  return inner !== null && inner.textContent?.trim() === element.textContent?.trim();
 }
