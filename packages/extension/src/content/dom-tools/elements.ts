@@ -138,7 +138,7 @@ const TYPED_ROLES = new Set(['textbox', 'searchbox', 'spinbutton']);
  * whatever its ARIA role), textareas, contenteditable roots, ARIA textboxes.
  */
 export function isTextField(element: Element): boolean {
-  if (isTag(element, 'input')) return isTypedInput(element) && !element.readOnly;
+  if (isTag(element, 'input')) return INPUT_ROLES[element.type] === undefined && !element.readOnly;
   if (isTag(element, 'textarea')) return !element.readOnly;
   const role = roleOf(element);
   return (
