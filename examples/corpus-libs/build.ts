@@ -12,6 +12,9 @@ const pages: Record<string, string> = {
   'react-virtuoso': 'react-virtuoso.tsx',
   ace: 'ace.ts',
   'hello-pangea-dnd': 'hello-pangea-dnd.tsx',
+  // Vuetify (its styles bundled beside it as dist/vuetify.css) and react-window.
+  vuetify: 'vuetify.ts',
+  'react-window': 'react-window.tsx',
 };
 
 /**
