@@ -1,25 +1,25 @@
 // Glue only: a trip booking form of Vuetify components (v-select with its menu teleported to the body,
 // v-switch, v-date-picker, v-dialog), with Vuetify's own styles and its SVG icon set.
 import 'vuetify/styles';
-import { createApp, defineComponent, h, ref } from 'vue';
+import { createApp, defineComponent, h, ref, resolveComponent } from 'vue';
 import { createVuetify } from 'vuetify';
-import {
-  VApp,
-  VBtn,
-  VCard,
-  VCardActions,
-  VCardTitle,
-  VDatePicker,
-  VDialog,
-  VMain,
-  VSelect,
-  VSwitch,
-} from 'vuetify/components';
+import * as components from 'vuetify/components';
 import { aliases, mdi } from 'vuetify/iconsets/mdi-svg';
 import { countries, expose } from './shared';
 
 const Booking = defineComponent({
   setup() {
+    // Registered by createVuetify, as an app's templates use them (their typings clash with h()'s for some).
+    const VApp = resolveComponent('VApp');
+    const VMain = resolveComponent('VMain');
+    const VSelect = resolveComponent('VSelect');
+    const VSwitch = resolveComponent('VSwitch');
+    const VDatePicker = resolveComponent('VDatePicker');
+    const VBtn = resolveComponent('VBtn');
+    const VDialog = resolveComponent('VDialog');
+    const VCard = resolveComponent('VCard');
+    const VCardTitle = resolveComponent('VCardTitle');
+    const VCardActions = resolveComponent('VCardActions');
     const country = ref<string | null>(null);
     const insured = ref(false);
     const departure = ref<Date | null>(null);
@@ -91,5 +91,5 @@ const Booking = defineComponent({
 });
 
 createApp(Booking)
-  .use(createVuetify({ icons: { defaultSet: 'mdi', aliases, sets: { mdi } } }))
+  .use(createVuetify({ components, icons: { defaultSet: 'mdi', aliases, sets: { mdi } } }))
   .mount('#app');

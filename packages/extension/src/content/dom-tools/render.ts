@@ -1,9 +1,9 @@
 import { composedChildNodes, composedQuery, composedQueryAll, frameDocument, isTag } from './composed-tree';
 import { isInteractive, token } from './elements';
 import { frameLine } from './frame-link';
-import { isScrollRegion } from './scroll-regions';
 import { HANDLE_PATTERN, type Handles } from './handles';
 import type { HoverRules } from './hover';
+import { isScrollRegion } from './scroll-regions';
 import { accessibleName, clean, isShown, pageText, quoted, shortHref, visibleText } from './text';
 import { textInvisible } from './visibility';
 
