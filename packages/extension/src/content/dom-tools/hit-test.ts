@@ -99,6 +99,9 @@ export function reachAt(element: Element, local: Point): true | Element | null {
 /** Whether a pointer that hits `hit` reaches `element`: on it, inside it, on a label of it, or on the host of its shadow tree. */
 export function landsOn(element: Element, hit: Element): boolean {
   if (hit === element || composedContains(element, hit) || hostsAt(hit, element)) return true;
+  // A control that takes no pointer events (`pointer-events: none`: Vuetify's select keeps its input so)
+  // gives them to the box around it, whose handlers are the control's: a person's click there is on it.
+  if (composedContains(hit, element) && getComputedStyle(element).pointerEvents === 'none') return true;
   // A label activates its control: a click on the drawn box of a styled checkbox lands on the label.
   const labels = (element as HTMLInputElement).labels;
   return labels !== undefined && labels !== null && [...labels].some((label) => label === hit || label.contains(hit));
