@@ -15,6 +15,7 @@ const pages: Record<string, string> = {
   // Vuetify (its styles bundled beside it as dist/vuetify.css) and react-window.
   vuetify: 'vuetify.ts',
   'react-window': 'react-window.tsx',
+  'react-window-messages': 'react-window-messages.tsx',
 };
 
 /**

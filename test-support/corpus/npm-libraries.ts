@@ -133,4 +133,21 @@ export const npmLibraryTasks: CorpusTask[] = [
     `${state('opened')} === 10000`,
     state('opened'),
   ),
+  custom(
+    page('react-window', 'react-window-messages', 'reply-last-message'),
+    'virtual-list',
+    'reply to the last message, #5000 (a list of 5,000 of different heights, measured as they render)',
+    [
+      {
+        act: 'reveal',
+        target: { role: 'button', name: 'Reply to message #5000' },
+        within: { role: 'list' },
+        key: 'End',
+        presses: 3,
+      },
+      { act: 'click', target: { role: 'button', name: 'Reply to message #5000' } },
+    ],
+    `${state('replyTo')} === 5000`,
+    state('replyTo'),
+  ),
 ];
