@@ -45,6 +45,20 @@ describe('boxes a person scrolls', () => {
     assert.equal(content.match(/scrollable/g)?.length, 2, `only the boxes that scroll:\n${content}`);
   });
 
+  it('a row below its list’s fold, inside the window, is scrolled into the list’s view before a click', async () => {
+    const page = await harness.page();
+    // react-window's rows of measured heights: after End the list grew and its last row sits below the fold.
+    await page.setContent(`<main><div id="list" style="height: 100px; overflow-y: auto">
+        <div style="height: 150px">Message #4999</div><div>Message #5000 <button id="last">Reply to message #5000</button></div>
+      </div><p style="height: 300px">Below the list</p></main>
+      <script>window.replied = 0; last.addEventListener('click', () => window.replied++);</script>`);
+    const { content } = await harness.derive(page);
+    const handle = /\[button "Reply to message #5000" ([a-z]\d+)\]/.exec(content)?.[1] ?? '';
+    const clicked = await callDomTool(page, 'act', { handle, action: 'click' });
+    assert.equal(clicked.isError, false, clicked.text);
+    assert.equal(await page.evaluate(() => (window as unknown as { replied: number }).replied), 1);
+  });
+
   it('End whose smooth scroll fires its first scroll event frames after the key answers with where it stopped', async () => {
     const page = await harness.page();
     // As Chromium scrolls for End: smoothly, its first scroll event a frame or more after the key (react-window's

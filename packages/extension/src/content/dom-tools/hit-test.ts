@@ -1,5 +1,6 @@
 import { composedContains, composedParent, shadowOf } from './composed-tree';
 import { describeElement } from './elements';
+import { isScrollRegion } from './scroll-regions';
 import { isShown } from './text';
 
 /**
@@ -61,7 +62,17 @@ export function reach(element: Element, scroll = true): Reach {
 function inView(element: Element): boolean {
   const box = element.getBoundingClientRect();
   const view = element.ownerDocument.defaultView ?? window;
-  return box.top >= 0 && box.left >= 0 && box.bottom <= view.innerHeight && box.right <= view.innerWidth;
+  if (box.top < 0 || box.left < 0 || box.bottom > view.innerHeight || box.right > view.innerWidth) return false;
+  // Inside a box that scrolls, only its scrollport shows: a row below a list's fold is in the window yet hidden.
+  for (let up = composedParent(element); up; up = composedParent(up)) {
+    if (!isScrollRegion(up)) continue;
+    const port = up.getBoundingClientRect();
+    const top = port.top + up.clientTop;
+    const left = port.left + up.clientLeft;
+    if (box.top < top || box.left < left || box.bottom > top + up.clientHeight || box.right > left + up.clientWidth)
+      return false;
+  }
+  return true;
 }
 
 /** The element, or for one of no size the nearest box around it that has a size (at most a few levels up). */
