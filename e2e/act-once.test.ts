@@ -125,4 +125,17 @@ describe('act once, as a person does', () => {
     await scene.agent.json('act', { handle, action: 'click' });
     assert.deepEqual(await state('/widgets/virtual-list', 'window.picked'), [40]);
   });
+
+  it('a box a person scrolls has a handle; End pressed in it answers with the rows where its scroll stopped', async () => {
+    await open('/widgets/virtual-list.html');
+    // The list's box has no role and no tabindex: the browser's layout alone says it scrolls.
+    const handle = await handleOf(/\[scrollable ([a-z]\d+)\]/);
+    // Clicked into, as a person does before a key: the key then scrolls the box under that click.
+    await scene.agent.json('act', { handle, action: 'click' });
+    const answer = await scene.agent.json<{ changes?: string }>('act', { handle, action: 'press', key: 'End' });
+    // The smooth scroll End starts shows its first scroll event frames after the key: waited for, it
+    // ends at the last row, not at the first rows the answer would show if it left at once.
+    assert.match(answer.changes ?? '', /Call contact 10000/, JSON.stringify(answer));
+    assert.deepEqual(await state('/widgets/virtual-list', 'window.picked'), [], 'the click pressed no row');
+  });
 });

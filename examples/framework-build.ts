@@ -45,6 +45,8 @@ export function frameworkBuild(root: string): BuildOptions {
       __VUE_OPTIONS_API__: 'true',
       __VUE_PROD_DEVTOOLS__: 'false',
       __VUE_PROD_HYDRATION_MISMATCH_DETAILS__: 'false',
+      // Vuetify's core (@vuetify/v0) reads this Vite variable, which Vite defines (unset here) in the apps it builds.
+      'process.env.VITE_LOGGER_ENABLED': 'undefined',
       // What the Angular CLI defines for a browser build that compiles its templates at run time.
       ngServerMode: 'false',
       ngJitMode: 'true',

@@ -15,6 +15,10 @@ const pages: Record<string, string> = {
   // Stop 39: an editor framework and a tree data table.
   lexical: 'lexical.ts',
   tabulator: 'tabulator.ts',
+  // Vuetify (its styles bundled beside it as dist/vuetify.css) and react-window.
+  vuetify: 'vuetify.ts',
+  'react-window': 'react-window.tsx',
+  'react-window-messages': 'react-window-messages.tsx',
 };
 
 /**

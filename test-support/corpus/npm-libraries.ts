@@ -123,4 +123,80 @@ export const npmLibraryTasks: CorpusTask[] = [
     `${state('ages')}?.['Bob Smith'] === 42`,
     `JSON.stringify(${state('ages')})`,
   ),
+  // Vuetify (Vue 3, Material Design): a booking form's select, switch, date picker and dialog.
+  custom(
+    page('vuetify', 'vuetify', 'country-canada'),
+    'combobox',
+    'choose Canada as the country',
+    [{ act: 'select', target: { role: 'combobox', name: 'Country' }, value: 'Canada' }],
+    // Chosen as a person chooses: the menu closed behind the choice, not left open over the form.
+    `${state('country')} === 'Canada' && document.querySelector('[role=listbox]') === null`,
+    `JSON.stringify({ country: ${state('country')}, menuOpen: document.querySelector('[role=listbox]') !== null })`,
+  ),
+  custom(
+    page('vuetify', 'vuetify', 'travel-insurance'),
+    'switch',
+    'turn on travel insurance',
+    [{ act: 'click', target: { role: 'checkbox', name: 'Travel insurance' } }],
+    `${state('insured')} === true`,
+    state('insured'),
+  ),
+  custom(
+    page('vuetify', 'vuetify', 'departure-july-3'),
+    'date-picker',
+    'set the departure date to Friday, July 3, 2026 (the picker shows June 2026)',
+    [
+      { act: 'click', target: { role: 'button', name: 'Next month' } },
+      { act: 'click', target: { role: 'button', name: 'Friday, July 3, 2026' } },
+    ],
+    `${state('departure')} === '2026-7-3'`,
+    state('departure'),
+  ),
+  custom(
+    page('vuetify', 'vuetify', 'cancel-booking'),
+    'dialog',
+    'cancel the booking (and confirm it)',
+    [
+      { act: 'click', target: { role: 'button', name: 'Cancel booking' } },
+      { act: 'click', target: { role: 'button', name: 'Yes, cancel' } },
+    ],
+    `${state('cancelled')} === true`,
+    state('cancelled'),
+  ),
+  // react-window 2 (a virtualized List: rows absolutely positioned, only those in view rendered).
+  custom(
+    page('react-window', 'react-window', 'open-last-invoice'),
+    'virtual-list',
+    'open the last invoice, #10000 (a list of 10,000 that renders only the rows in view)',
+    [
+      {
+        act: 'reveal',
+        target: { role: 'button', name: 'Open invoice #10000' },
+        // The list itself (the box that scrolls), as a person clicks into it before pressing End.
+        within: { role: 'list' },
+        key: 'End',
+        presses: 3,
+      },
+      { act: 'click', target: { role: 'button', name: 'Open invoice #10000' } },
+    ],
+    `${state('opened')} === 10000`,
+    state('opened'),
+  ),
+  custom(
+    page('react-window', 'react-window-messages', 'reply-last-message'),
+    'virtual-list',
+    'reply to the last message, #5000 (a list of 5,000 of different heights, measured as they render)',
+    [
+      {
+        act: 'reveal',
+        target: { role: 'button', name: 'Reply to message #5000' },
+        within: { role: 'list' },
+        key: 'End',
+        presses: 3,
+      },
+      { act: 'click', target: { role: 'button', name: 'Reply to message #5000' } },
+    ],
+    `${state('replyTo')} === 5000`,
+    state('replyTo'),
+  ),
 ];

@@ -95,7 +95,11 @@ describe('ARIA patterns the page read must keep', () => {
       <div role="option" aria-selected="false" tabindex="-1"><span role="img" aria-label="favorite">★</span> Learn archery</div></main>`);
     const { content } = await harness.derive(page);
     assert.match(content, /\[clickable "Choose a country" [a-z]\d+\]/, content);
-    assert.match(content, /\[option "favorite Learn archery"/, 'an option is named from its content, parts by their labels');
+    assert.match(
+      content,
+      /\[option "favorite Learn archery"/,
+      'an option is named from its content, parts by their labels',
+    );
   });
 
   it('a details summary says whether its details are open, as its triangle does', async () => {

@@ -59,6 +59,37 @@ describe('DOM tools on the patterns of React widget libraries', () => {
     assert.equal(await page.evaluate(() => (window as unknown as { picked: string }).picked), 'CA');
   });
 
+  it('clicks open a select whose input takes no keyboard and no pointer (Vuetify), never typing into it', async () => {
+    // Vuetify's v-select: an input marked inputmode="none" with pointer-events: none inside the field that
+    // opens the menu on mousedown; typing into the input would only jump the choice, leaving no menu a person saw.
+    const page = await open(`
+      <div id="field" role="combobox" aria-expanded="false" style="width: 300px; padding: 8px; border: 1px solid">
+        <label for="box">Country</label>
+        <div><span id="shown"></span><input id="box" role="combobox" inputmode="none" aria-controls="menu" style="pointer-events: none"></div>
+      </div>
+      <div role="listbox" id="menu" hidden><div role="option">Cameroon</div><div role="option">Canada</div></div>
+      <script>
+        window.typed = 0;
+        field.addEventListener('mousedown', () => { menu.hidden = !menu.hidden; });
+        box.addEventListener('keydown', () => { window.typed++; shown.textContent = 'Canada'; });
+        box.addEventListener('input', () => window.typed++);
+        menu.addEventListener('click', (event) => { shown.textContent = box.value = event.target.textContent; menu.hidden = true; });
+      </script>`);
+    const read = await call(page, 'get_page_content');
+    const answer = await call(page, 'act', {
+      handle: handleOf(read, /\[combobox = "" ([a-z]\d+)\]/),
+      action: 'select',
+      value: 'Canada',
+    });
+    assert.match(answer, /"done":"selected \\"Canada\\"/, answer);
+    const after = await page.evaluate(() => ({
+      typed: (window as unknown as { typed: number }).typed,
+      shown: document.getElementById('shown')?.textContent,
+      menuOpen: !document.getElementById('menu')?.hidden,
+    }));
+    assert.deepEqual(after, { typed: 0, shown: 'Canada', menuOpen: false });
+  });
+
   it('keeps the focus where it is when the page cancels the mousedown, as the browser does', async () => {
     const page = await open(`
       <label for="box">Country</label> <input id="box" role="combobox">

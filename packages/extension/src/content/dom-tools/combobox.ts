@@ -25,12 +25,21 @@ export function isCombobox(element: Element): boolean {
 export async function chooseOption(combobox: Element, wanted: string): Promise<string> {
   // What already read `wanted` before the list opened (a label, the current choice) is no option of it.
   const before = new Set(elementsReading(combobox.ownerDocument, wanted));
-  if (isTextField(combobox)) fillText(combobox, wanted);
+  if (takesTyping(combobox)) fillText(combobox, wanted);
   else await clickAsAPerson(combobox, 'it');
   const option = await waitForOption(combobox, wanted, before);
   const label = labelOf(option);
   await clickAsAPerson(option, `the option ${quoted(label, 40)}`);
   return label;
+}
+
+/**
+ * A combobox one types into to filter its list. An input marked `inputmode="none"` is one the page
+ * says no keyboard is for (HTML: it draws its own control): Vuetify's v-select keeps one inside its
+ * field, where typing only jumps its choice to a matching entry; a person clicks such a select open.
+ */
+function takesTyping(combobox: Element): boolean {
+  return isTextField(combobox) && combobox.getAttribute('inputmode') !== 'none';
 }
 
 /** How long a list that is still moving into place (a menu's opening animation) is waited for. */

@@ -232,10 +232,16 @@ function disclosedState(element: Element): string | null {
 export function token(
   element: Element,
   handle: string,
-  options: { onHover?: boolean; withName?: boolean; labelWritten?: (name: string) => boolean } = {},
+  options: {
+    onHover?: boolean;
+    withName?: boolean;
+    labelWritten?: (name: string) => boolean;
+    scrollable?: boolean;
+  } = {},
 ) {
   const role = roleOf(element);
-  const parts: string[] = [role];
+  // A scrolling box with no role of its own is no control to click: it is said to scroll.
+  const parts: string[] = [options.scrollable && role === 'clickable' ? 'scrollable' : role];
   const checked = checkedState(element);
   if (checked !== undefined) parts.push(checked === 'mixed' ? '◩ (mixed)' : checked ? '☑' : '☐');
   const { name, from } = accessibleName(element);
@@ -247,6 +253,7 @@ export function token(
   const hint = value === '' ? placeholderBesideName(element, name) : undefined;
   if (hint) parts.push(`placeholder ${quoted(hint)}`);
   const flags = flagsOf(element, options.onHover ?? false);
+  if (options.scrollable && role !== 'clickable') flags.push('scrollable');
   if (flags.length) parts.push(`(${flags.join(', ')})`);
   parts.push(handle);
   return `[${parts.join(' ')}]`;

@@ -1,5 +1,7 @@
 import { composedContains, composedParent, shadowOf } from './composed-tree';
 import { describeElement, isInteractive } from './elements';
+
+import { isScrollRegion } from './scroll-regions';
 import { isShown } from './text';
 
 /**
@@ -84,7 +86,17 @@ function landsOnInnerControl(element: Element, local: Point): boolean {
 function inView(element: Element): boolean {
   const box = element.getBoundingClientRect();
   const view = element.ownerDocument.defaultView ?? window;
-  return box.top >= 0 && box.left >= 0 && box.bottom <= view.innerHeight && box.right <= view.innerWidth;
+  if (box.top < 0 || box.left < 0 || box.bottom > view.innerHeight || box.right > view.innerWidth) return false;
+  // Inside a box that scrolls, only its scrollport shows: a row below a list's fold is in the window yet hidden.
+  for (let up = composedParent(element); up; up = composedParent(up)) {
+    if (!isScrollRegion(up)) continue;
+    const port = up.getBoundingClientRect();
+    const top = port.top + up.clientTop;
+    const left = port.left + up.clientLeft;
+    if (box.top < top || box.left < left || box.bottom > top + up.clientHeight || box.right > left + up.clientWidth)
+      return false;
+  }
+  return true;
 }
 
 /** The element, or for one of no size the nearest box around it that has a size (at most a few levels up). */
@@ -122,6 +134,9 @@ export function reachAt(element: Element, local: Point): true | Element | null {
 /** Whether a pointer that hits `hit` reaches `element`: on it, inside it, on a label of it, or on the host of its shadow tree. */
 export function landsOn(element: Element, hit: Element): boolean {
   if (hit === element || composedContains(element, hit) || hostsAt(hit, element)) return true;
+  // A control that takes no pointer events (`pointer-events: none`: Vuetify's select keeps its input so)
+  // gives them to the box around it, whose handlers are the control's: a person's click there is on it.
+  if (composedContains(hit, element) && getComputedStyle(element).pointerEvents === 'none') return true;
   // A label activates its control: a click on the drawn box of a styled checkbox lands on the label.
   const labels = (element as HTMLInputElement).labels;
   return labels !== undefined && labels !== null && [...labels].some((label) => label === hit || label.contains(hit));

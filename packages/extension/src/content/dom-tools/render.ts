@@ -3,6 +3,7 @@ import { isInteractive, token } from './elements';
 import { frameLine } from './frame-link';
 import { HANDLE_PATTERN, type Handles } from './handles';
 import type { HoverRules } from './hover';
+import { isScrollRegion } from './scroll-regions';
 import { accessibleName, clean, isShown, pageText, quoted, shortHref, visibleText } from './text';
 import { textInvisible } from './visibility';
 
@@ -149,6 +150,18 @@ class Walker {
       return;
     }
     if (!isRoot && isInteractive(element) && this.#interactive(element, hovering)) return;
+    // A box a person scrolls leads its content with a handle, for `scroll` or a click and a key inside it.
+    if (!isRoot && isScrollRegion(element)) {
+      // Its text follows: only a name the page gave it (aria-label, a title) is written in the token.
+      const withName = accessibleName(element).from !== 'text';
+      const written = token(element, this.#context.handles.of(element), {
+        onHover: hovering,
+        scrollable: true,
+        withName,
+      });
+      this.#budget.written += written.length;
+      out.push(` ${written} `);
+    }
     const heading = /^H([1-6])$/.exec(tag);
     if (heading) {
       out.push(`\n\n${'#'.repeat(Number(heading[1]))} `);

@@ -3,6 +3,7 @@ import { type DomTool, errorResult, type ToolContext } from './dom-tool';
 import { describeElement } from './elements';
 import { reach } from './hit-test';
 import { type WheelLanding, watchWheel } from './press-landing';
+import { scrollRoom } from './scroll-regions';
 import { sendTrusted } from './trusted';
 
 /**
@@ -158,11 +159,8 @@ function largestInView(direction: Direction): Element | undefined {
 
 function scrolls(element: Element, direction: Direction): boolean {
   const vertical = direction === 'down' || direction === 'up';
-  const style = getComputedStyle(element);
-  const overflow = vertical ? style.overflowY : style.overflowX;
-  if (overflow !== 'auto' && overflow !== 'scroll') return false;
-  const room = vertical ? element.scrollHeight - element.clientHeight : element.scrollWidth - element.clientWidth;
-  if (room <= 1) return false;
+  const room = scrollRoom(element, vertical);
+  if (room === 0) return false;
   const at = vertical ? element.scrollTop : element.scrollLeft;
   return direction === 'down' || direction === 'right' ? at < room - 1 : at > 0;
 }
@@ -181,6 +179,10 @@ function positionOf(region: Element, vertical: boolean): string {
   return `${Math.round((at / room) * 100)}% of the way`;
 }
 
+/** Frames watched after a key for the scroll it starts, and the bound where no frames come (a hidden tab). */
+const SCROLL_START_FRAMES = 4;
+const SCROLL_START_LIMIT_MS = 150;
+
 /** How long a scroll a key started (End, PageDown: smooth, and long in a list of 10,000 rows) is waited for. */
 const KEY_SCROLL_SETTLE_MS = 3_000;
 
@@ -192,9 +194,11 @@ export async function withScrollSettled(doc: Document, action: () => Promise<voi
   let scrolled = false;
   let ended = false;
   let onEnded: () => void = () => {};
+  let onStarted: () => void = () => {};
   const onScroll = () => {
     scrolled = true;
     ended = false;
+    onStarted();
   };
   const onScrollEnd = () => {
     ended = true;
@@ -204,14 +208,22 @@ export async function withScrollSettled(doc: Document, action: () => Promise<voi
   doc.addEventListener('scrollend', onScrollEnd, { capture: true, passive: true });
   try {
     await action();
-    // A scroll the key started shows by the next frame.
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, 100);
-      requestAnimationFrame(() => {
-        clearTimeout(timer);
-        resolve();
+    // A key's smooth scroll starts in the frame after the key and fires its first scroll event in the one
+    // after that (End in react-window's list: 33 ms at 60 Hz), so a few frames are watched, not one.
+    if (!scrolled)
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, SCROLL_START_LIMIT_MS);
+        let frames = 0;
+        const frame = () => {
+          if (++frames < SCROLL_START_FRAMES && !scrolled) requestAnimationFrame(frame);
+          else resolve();
+        };
+        requestAnimationFrame(frame);
+        onStarted = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
-    });
     if (!scrolled || ended) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, KEY_SCROLL_SETTLE_MS);
