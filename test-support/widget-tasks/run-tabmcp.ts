@@ -68,6 +68,11 @@ function answerText(answer: string): string {
 
 const quoted = (name: string) => `"${name}`;
 
+/** Whether a get_page_content answer is the whole page: no query, and no paging note (`characters 0–8000 of …`) on its first line. */
+function isWhole(answer: string, args: Record<string, unknown>): boolean {
+  return args.query === undefined && !/\(characters \d+/.test(answer.slice(0, answer.indexOf('\n')));
+}
+
 /**
  * The tool tabmcp derived for this step, where its description names the target as the page does
  * (`Type into "Full name"`, `Click the "Book" button`, `… switch "Window seat" …`): a model calls it
@@ -129,8 +134,11 @@ export async function runOnTabmcp(agent: Agent, siteUrl: string, task: WidgetTas
       readOnce = true;
       let nodes: ReadNode[] = [];
       for (const args of reads) {
-        nodes = tabmcpNodes(await script.call('get_page_content', args));
-        if (locate(nodes, target)) break;
+        const answer = await script.call('get_page_content', args);
+        nodes = tabmcpNodes(answer);
+        // A read whose first line says nothing of more characters was the whole page: a model that just read it
+        // whole does not search it or read it again for what it lacked.
+        if (locate(nodes, target) || isWhole(answer, args)) break;
       }
       return nodes;
     },

@@ -102,6 +102,18 @@ describe('ARIA patterns the page read must keep', () => {
     );
   });
 
+  it('a list a person scrolls is named by its author only, never by its rows', async () => {
+    const page = await harness.page();
+    await page.setContent(`<main><div role="list" style="overflow: auto; height: 60px">
+      ${Array.from({ length: 20 }, (_, index) => `<div role="listitem">Message #${index + 1} <button>Reply</button></div>`).join('')}
+    </div></main>`);
+    const { content } = await harness.derive(page);
+    const handle = /\[list \(scrollable\) ([a-z]\d+)\]/.exec(content)?.[1];
+    assert.ok(handle, content);
+    const answer = await callDomTool(page, 'act', { handle, action: 'click' });
+    assert.match(answer.text, /"done":"clicked list"/, answer.text);
+  });
+
   it('a details summary says whether its details are open, as its triangle does', async () => {
     const page = await harness.page();
     await page.setContent(`<main><details><summary>Shipping terms</summary>Ships in 3 days.</details></main>`);

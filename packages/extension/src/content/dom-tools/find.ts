@@ -26,9 +26,11 @@ export function findPassages(markdown: string, query: string, maxChars: number):
       query
         .toLowerCase()
         .split(/[^\p{L}\p{N}]+/u)
-        .filter((word) => word.length > 1 && !STOP_WORDS.has(word)),
+        .filter((word) => (word.length > 1 || isNumber(word)) && !STOP_WORDS.has(word)),
     ),
   ].map(stem);
+  // A number names one thing ("message #5000", "order 12"): a line without it is about another, whatever else it holds.
+  const numbers = words.filter(isNumber).map((number) => new RegExp(`(?<![\\p{N}])${number}(?![\\p{N}])`, 'u'));
   const lines = markdown.split('\n');
   if (words.length === 0) return { text: '', passages: 0, lines: lines.length };
   const headingOf: string[] = [];
@@ -38,6 +40,7 @@ export function findPassages(markdown: string, query: string, maxChars: number):
     if (/^#{1,6} /.test(line)) heading = line;
     headingOf[index] = heading;
     const lower = line.toLowerCase();
+    if (!numbers.every((number) => number.test(lower))) return;
     const score = words.filter((word) => lower.includes(word)).length;
     if (score > 0) scored.push({ index, score });
   });
@@ -83,6 +86,8 @@ function labelledFieldAfter(lines: readonly string[], index: number): number | u
   while (next < lines.length && lines[next]?.trim() === '') next++;
   return NAMELESS_FIELD.test(lines[next] ?? '') ? next : undefined;
 }
+
+const isNumber = (word: string) => /^\p{N}+$/u.test(word);
 
 /** "opened", "opening", "opens" all find "open": the word without a common ending. */
 function stem(word: string): string {

@@ -192,6 +192,51 @@ const NO_NAME_FROM_CONTENT = new Set([
 /** The same roles where a tag gives them (HTML-AAM). */
 const NO_NAME_FROM_CONTENT_TAGS = new Set(['ARTICLE', 'ASIDE', 'DIALOG', 'FIELDSET', 'FIGURE', 'HR', 'MAIN', 'NAV']);
 
+/**
+ * A container named only by its author (ARIA's roles whose name comes from the author alone): its content is its
+ * items, never its name. A list a person scrolls (react-window's `role=list`) was named "Message #1 the parcel
+ * left…" by its first rows.
+ */
+function isContainer(element: Element): boolean {
+  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  return role !== undefined && CONTAINER_ROLES.has(role);
+}
+const CONTAINER_ROLES = new Set([
+  'alert',
+  'alertdialog',
+  'application',
+  'article',
+  'banner',
+  'complementary',
+  'contentinfo',
+  'dialog',
+  'document',
+  'feed',
+  'figure',
+  'form',
+  'grid',
+  'group',
+  'list',
+  'listbox',
+  'log',
+  'main',
+  'menu',
+  'menubar',
+  'navigation',
+  'note',
+  'radiogroup',
+  'region',
+  'rowgroup',
+  'search',
+  'status',
+  'table',
+  'tablist',
+  'tabpanel',
+  'toolbar',
+  'tree',
+  'treegrid',
+]);
+
 function givesNoNameFromContent(element: Element): boolean {
   const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
   if (role) return NO_NAME_FROM_CONTENT.has(role);
@@ -313,13 +358,13 @@ export function accessibleName(element: Element): {
     if (element.value.trim()) return { name: clean(element.value), from: 'text' };
   } else if (isTag(element, 'input') && element.type === 'image') {
     if (element.alt.trim()) return { name: clean(element.alt), from: 'text' };
-  } else if (!FIELD_TAGS.has(element.tagName) && !(element as HTMLElement).isContentEditable) {
+  } else if (!FIELD_TAGS.has(element.tagName) && !(element as HTMLElement).isContentEditable && !isContainer(element)) {
     const text = nameFromContent(element, 80);
     if (text) return { name: text, from: 'text' };
   }
   const title = element.getAttribute('title');
   if (title?.trim()) return { name: clean(title), from: 'title' };
-  const icon = iconName(element);
+  const icon = isContainer(element) ? '' : iconName(element);
   if (icon) return { name: icon, from: 'text' };
   const placeholder = element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder');
   if (placeholder?.trim()) return { name: clean(placeholder), from: 'title' };
