@@ -29,7 +29,7 @@ function fakeChrome() {
       onDetach: noEvent,
       onEvent: { addListener: (listener: EventListener) => listeners.push(listener) },
     },
-    tabs: { onRemoved: noEvent, get: async () => ({ active: true, height: browser.height }) },
+    tabs: { onRemoved: noEvent, get: async () => ({ active: true, windowId: 1, height: browser.height }) },
   };
   return browser;
 }
@@ -85,15 +85,31 @@ describe('an attach waits for the debugging bar it brings', () => {
     mock.timers.tick(15_000);
     await turns();
     assert.equal(sessions.isAttached(7) || sessions.isAttached(8), false, 'both idled out');
-    browser.height = 713;
     assert.equal(await settled(sessions.attach(9)), true, 'Chrome keeps the bar a moment after the last detach');
     mock.timers.tick(15_000);
     await turns();
     mock.timers.tick(5_000);
+    browser.height = 713;
     const later = sessions.attach(10);
     assert.equal(await settled(later), false, 'gone by now: it comes again');
     browser.resize(10, 657);
     assert.equal(await settled(later), true);
+  });
+
+  it('a bar gone though the last session ended a moment ago is waited for: the height says it, not the clock', async () => {
+    const sessions = new DebuggerSessions();
+    const first = sessions.attach(7);
+    browser.resize(7, 657);
+    await first;
+    mock.timers.tick(15_000);
+    await turns();
+    // The tab's removal reached a busy worker late: its session "ended" just now, yet Chrome took the bar away.
+    mock.timers.tick(1_000);
+    browser.height = 713;
+    const again = sessions.attach(8);
+    assert.equal(await settled(again), false, 'waits for the bar');
+    browser.resize(8, 657);
+    assert.equal(await settled(again), true);
   });
 
   it('a bar that never came is waited for 1 s once, then no more (a browser that shows none)', async () => {

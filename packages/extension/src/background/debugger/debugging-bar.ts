@@ -11,8 +11,7 @@
 const BAR_WAIT_MS = 1_000;
 /**
  * Chrome keeps the bar for 5 s after the last session detaches (4.8 to 4.9 s measured): a session that attaches
- * sooner finds it shown. A little less than Chrome's figure: a wait made needlessly costs time, one skipped does not
- * happen.
+ * sooner finds it shown. Used only until the window's height with the bar is known (`heightBefore`).
  */
 const BAR_LINGER_MS = 4_500;
 
@@ -23,6 +22,8 @@ export class DebuggingBar {
   /** A wait ran out and the bar was never seen: this browser shows none (--silent-debugger-extension-api). */
   #absent = false;
   #lastSessionEnded = Number.NEGATIVE_INFINITY;
+  /** Per window, its tabs' height with the bar shown, as last seen when it came: the browser's own word on whether it is up. */
+  #heightWithBar = new Map<number, number>();
 
   /** The last session of this extension ended (detached, or its tab closed): the bar goes a while later. */
   lastSessionEnded(): void {
@@ -31,13 +32,18 @@ export class DebuggingBar {
 
   /**
    * The tab's window height now when an attach to it is to bring the bar (a tab shown in its window, no other
-   * session of ours holding the bar up, not just after one ended), else undefined: nothing to wait for.
+   * session of ours holding the bar up, the bar not shown still), else undefined: nothing to wait for.
    */
   async heightBefore(tabId: number, othersAttached: boolean): Promise<number | undefined> {
-    if (this.#absent || othersAttached || Date.now() - this.#lastSessionEnded < BAR_LINGER_MS) return undefined;
+    if (this.#absent || othersAttached) return undefined;
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     // A tab its window does not show gets no input, and may be resized only once shown.
-    return tab?.active ? tab.height : undefined;
+    if (!tab?.active || tab.height === undefined) return undefined;
+    // Where the window's height with the bar is known, the height says whether the bar is still up: the time since
+    // the last session ended is only heard late when the worker is busy (the tab's removal reached it a second on).
+    const withBar = this.#heightWithBar.get(tab.windowId);
+    if (withBar !== undefined) return tab.height === withBar ? undefined : tab.height;
+    return Date.now() - this.#lastSessionEnded < BAR_LINGER_MS ? undefined : tab.height;
   }
 
   /**
@@ -58,8 +64,11 @@ export class DebuggingBar {
         }),
       ]));
     clearTimeout(timer);
-    if (came) this.#seen = true;
-    else if (!this.#seen) this.#absent = true;
+    if (came) {
+      this.#seen = true;
+      const after = await chrome.tabs.get(tabId).catch(() => undefined);
+      if (after?.height !== undefined && after.height < before) this.#heightWithBar.set(after.windowId, after.height);
+    } else if (!this.#seen) this.#absent = true;
     return came;
   }
 }
