@@ -5,24 +5,30 @@ import { chromiumArgs } from '../packages/server/src/launcher/chromium-args';
 import { repoRoot } from './paths';
 
 /**
+ * `contents` (TypeScript importing from packages/extension/src/content) bundled as the content script is: one
+ * IIFE to add to a page with `addScriptTag`.
+ */
+export async function contentBundle(contents: string): Promise<string> {
+  const result = await build({
+    stdin: { contents, resolveDir: join(repoRoot, 'packages', 'extension', 'src', 'content'), loader: 'ts' },
+    bundle: true,
+    format: 'iife',
+    write: false,
+    logLevel: 'silent',
+  });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+/**
  * The DOM analysis needs layout (visibility, computed styles, hover rules), which only a browser
  * has: these tests load a page into headless Chromium and run the extension's own DomToolServer
  * on it, bundled as the content script bundles it, exposed as `window.__domTools`.
  */
 let bundled: Promise<string> | undefined;
 function domToolsBundle(): Promise<string> {
-  bundled ??= build({
-    stdin: {
-      contents:
-        "import { DomToolServer } from './dom-tools/dom-tool-server';\n(globalThis as Record<string, unknown>).__domTools = { DomToolServer };",
-      resolveDir: join(repoRoot, 'packages', 'extension', 'src', 'content'),
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => result.outputFiles[0]?.text ?? '');
+  bundled ??= contentBundle(
+    "import { DomToolServer } from './dom-tools/dom-tool-server';\n(globalThis as Record<string, unknown>).__domTools = { DomToolServer };",
+  );
   return bundled;
 }
 

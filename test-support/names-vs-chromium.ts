@@ -1,7 +1,5 @@
-import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { repoRoot } from './paths';
+import { contentBundle } from './dom-in-chromium';
 
 /** One control of a page: the name tabmcp's page model gives it beside the one Chromium's accessibility tree does. */
 export interface NamePair {
@@ -75,22 +73,14 @@ const WIDGET_ROLES_OF_CHROMIUM = new Set([
 
 let bundled: Promise<string> | undefined;
 function pageModelBundle(): Promise<string> {
-  bundled ??= build({
-    stdin: {
-      contents: [
-        "import { accessibleName, isVisible } from './dom-tools/text';",
-        "import { isInteractive, roleOf } from './dom-tools/elements';",
-        "import { composedQueryAll } from './dom-tools/composed-tree';",
-        '(globalThis as Record<string, unknown>).__pageModel = { accessibleName, isVisible, isInteractive, roleOf, composedQueryAll };',
-      ].join('\n'),
-      resolveDir: join(repoRoot, 'packages', 'extension', 'src', 'content'),
-      loader: 'ts',
-    },
-    bundle: true,
-    format: 'iife',
-    write: false,
-    logLevel: 'silent',
-  }).then((result) => result.outputFiles[0]?.text ?? '');
+  bundled ??= contentBundle(
+    [
+      "import { accessibleName, isVisible } from './dom-tools/text';",
+      "import { isInteractive, roleOf } from './dom-tools/elements';",
+      "import { composedQueryAll } from './dom-tools/composed-tree';",
+      '(globalThis as Record<string, unknown>).__pageModel = { accessibleName, isVisible, isInteractive, roleOf, composedQueryAll };',
+    ].join('\n'),
+  );
   return bundled;
 }
 

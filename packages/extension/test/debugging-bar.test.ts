@@ -49,6 +49,13 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/** Every session idles out (15 s after its last use), then `thenMs` more go by. */
+async function idleOut(thenMs: number): Promise<void> {
+  mock.timers.tick(15_000);
+  await turns();
+  mock.timers.tick(thenMs);
+}
+
 /**
  * Chrome's debugging bar comes a moment after an attach and shortens the window (debugging-bar.ts): the attach
  * that brings it resolves once the window changed, so the call that attached measures the window it acts in.
@@ -60,6 +67,12 @@ describe('an attach waits for the debugging bar it brings', () => {
     browser = fakeChrome();
   });
   afterEach(() => mock.timers.reset());
+  /** A first session attaches to `tabId` and the bar comes. */
+  const barCame = async (sessions: DebuggerSessions, tabId: number) => {
+    const attached = sessions.attach(tabId);
+    browser.resize(tabId, 657);
+    await attached;
+  };
 
   it('resolves when the tab is resized, not before', async () => {
     const sessions = new DebuggerSessions();
@@ -78,17 +91,12 @@ describe('an attach waits for the debugging bar it brings', () => {
 
   it('does not wait while another session holds the bar up, nor just after the last one ended', async () => {
     const sessions = new DebuggerSessions();
-    const first = sessions.attach(7);
-    browser.resize(7, 657);
-    await first;
+    await barCame(sessions, 7);
     assert.equal(await settled(sessions.attach(8)), true, 'the bar is shown already');
-    mock.timers.tick(15_000);
-    await turns();
+    await idleOut(0);
     assert.equal(sessions.isAttached(7) || sessions.isAttached(8), false, 'both idled out');
     assert.equal(await settled(sessions.attach(9)), true, 'Chrome keeps the bar a moment after the last detach');
-    mock.timers.tick(15_000);
-    await turns();
-    mock.timers.tick(5_000);
+    await idleOut(5_000);
     browser.height = 713;
     const later = sessions.attach(10);
     assert.equal(await settled(later), false, 'gone by now: it comes again');
@@ -98,13 +106,9 @@ describe('an attach waits for the debugging bar it brings', () => {
 
   it('a bar gone though the last session ended a moment ago is waited for: the height says it, not the clock', async () => {
     const sessions = new DebuggerSessions();
-    const first = sessions.attach(7);
-    browser.resize(7, 657);
-    await first;
-    mock.timers.tick(15_000);
-    await turns();
+    await barCame(sessions, 7);
     // The tab's removal reached a busy worker late: its session "ended" just now, yet Chrome took the bar away.
-    mock.timers.tick(1_000);
+    await idleOut(1_000);
     browser.height = 713;
     const again = sessions.attach(8);
     assert.equal(await settled(again), false, 'waits for the bar');
@@ -120,9 +124,7 @@ describe('an attach waits for the debugging bar it brings', () => {
     assert.equal(await settled(attached), false);
     mock.timers.tick(1);
     assert.equal(await settled(attached), true);
-    mock.timers.tick(15_000);
-    await turns();
-    mock.timers.tick(5_000);
+    await idleOut(5_000);
     assert.equal(await settled(sessions.attach(8)), true, 'not waited for again');
   });
 
@@ -133,29 +135,21 @@ describe('an attach waits for the debugging bar it brings', () => {
     await turns();
     mock.timers.tick(1_000);
     assert.equal(await settled(blocked), true, 'after Page.enable’s own bound only');
-    mock.timers.tick(15_000);
-    await turns();
-    mock.timers.tick(5_000);
+    await idleOut(5_000);
     browser.blocked = false;
     assert.equal(await settled(sessions.attach(8)), false, 'the bar is still waited for');
   });
 
   it('a bar seen once is waited for again after a wait that ran out', async () => {
     const sessions = new DebuggerSessions();
-    const first = sessions.attach(7);
-    browser.resize(7, 657);
-    await first;
-    mock.timers.tick(15_000);
-    await turns();
-    mock.timers.tick(5_000);
+    await barCame(sessions, 7);
+    await idleOut(5_000);
     browser.height = 713;
     const missed = sessions.attach(8);
     await turns();
     mock.timers.tick(1_000);
     assert.equal(await settled(missed), true, 'ran out');
-    mock.timers.tick(15_000);
-    await turns();
-    mock.timers.tick(5_000);
+    await idleOut(5_000);
     assert.equal(await settled(sessions.attach(9)), false, 'still waited for');
   });
 });

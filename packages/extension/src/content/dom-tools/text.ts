@@ -150,47 +150,10 @@ export function visibleText(element: Element, max = 200): string {
   return textWithin(element, max, false);
 }
 
-/**
- * Roles whose content Chromium leaves out of an ancestor's name from content (checked in Chromium 156
- * against its accessibility tree): an open tree item is named "Projects", not "Projects project-1.docx …",
- * because its children sit in a group; a menu item is not named by its submenu.
- */
-const NO_NAME_FROM_CONTENT = new Set([
-  'alert',
-  'application',
-  'article',
-  'banner',
-  'combobox',
-  'complementary',
-  'contentinfo',
-  'dialog',
-  'document',
-  'feed',
-  'figure',
-  'grid',
-  'group',
-  'listbox',
-  'log',
-  'main',
-  'menu',
-  'menubar',
-  'navigation',
-  'note',
-  'radiogroup',
-  'row',
-  'rowgroup',
-  'search',
-  'separator',
-  'status',
-  'tablist',
-  'tabpanel',
-  'table',
-  'toolbar',
-  'tree',
-  'treegrid',
-]);
-/** The same roles where a tag gives them (HTML-AAM). */
-const NO_NAME_FROM_CONTENT_TAGS = new Set(['ARTICLE', 'ASIDE', 'DIALOG', 'FIELDSET', 'FIGURE', 'HR', 'MAIN', 'NAV']);
+/** The first role an element's `role` attribute names, if any. */
+function explicitRole(element: Element): string | undefined {
+  return element.getAttribute('role')?.trim().split(/\s+/)[0] || undefined;
+}
 
 /**
  * A container named only by its author (ARIA's roles whose name comes from the author alone): its content is its
@@ -198,7 +161,7 @@ const NO_NAME_FROM_CONTENT_TAGS = new Set(['ARTICLE', 'ASIDE', 'DIALOG', 'FIELDS
  * left…" by its first rows.
  */
 function isContainer(element: Element): boolean {
-  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  const role = explicitRole(element);
   return role !== undefined && CONTAINER_ROLES.has(role);
 }
 const CONTAINER_ROLES = new Set([
@@ -237,8 +200,23 @@ const CONTAINER_ROLES = new Set([
   'treegrid',
 ]);
 
+/**
+ * Roles whose content Chromium leaves out of an ancestor's name from content (checked in Chromium 156
+ * against its accessibility tree): the containers but a list and an unnamed region or form, whose words it keeps,
+ * and a combobox, a row and a separator. An open tree item is named "Projects", not "Projects project-1.docx …",
+ * because its children sit in a group; a menu item is not named by its submenu.
+ */
+const NO_NAME_FROM_CONTENT = new Set([
+  ...[...CONTAINER_ROLES].filter((role) => role !== 'list' && role !== 'region' && role !== 'form'),
+  'combobox',
+  'row',
+  'separator',
+]);
+/** The same roles where a tag gives them (HTML-AAM). */
+const NO_NAME_FROM_CONTENT_TAGS = new Set(['ARTICLE', 'ASIDE', 'DIALOG', 'FIELDSET', 'FIGURE', 'HR', 'MAIN', 'NAV']);
+
 function givesNoNameFromContent(element: Element): boolean {
-  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  const role = explicitRole(element);
   if (role) return NO_NAME_FROM_CONTENT.has(role);
   return NO_NAME_FROM_CONTENT_TAGS.has(element.tagName);
 }
@@ -257,7 +235,7 @@ function nameFromContent(element: Element, max = 200): string {
  * it, so a part's `aria-label` (naive-ui's arrow, labelled "loading") is no part of that name.
  */
 function hasARole(element: Element): boolean {
-  const role = element.getAttribute('role')?.trim();
+  const role = explicitRole(element);
   if (role) return role !== 'presentation' && role !== 'none';
   return ROLE_TAGS.has(element.tagName);
 }
